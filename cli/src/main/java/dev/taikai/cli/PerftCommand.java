@@ -1,0 +1,96 @@
+package dev.taikai.cli;
+
+import dev.taikai.rules.Notation;
+import dev.taikai.rules.Perft;
+import dev.taikai.rules.Position;
+import dev.taikai.rules.Usi;
+import dev.taikai.rules.Variant;
+import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(
+        name = "perft",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Counts the legal move sequences of DEPTH plies from a position (single-threaded).",
+            "The last line is 'nodes N'; with --divide, one line '<move> <count>' per root move comes first."
+        })
+final class PerftCommand implements Callable<Integer> {
+    private static final int MAX_DEPTH = 12;
+
+    @Spec
+    private CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "VARIANT", description = "minishogi or kyotoshogi")
+    private String variantName;
+
+    @Parameters(index = "1", paramLabel = "DEPTH", description = "plies to count, 0 to " + MAX_DEPTH)
+    private int depth;
+
+    @Option(
+            names = "--sfen",
+            paramLabel = "SFEN",
+            description = "start from this position (either Kyoto notation) instead of the start position")
+    private String sfen;
+
+    @Option(names = "--moves", arity = "1..*", paramLabel = "MOVE", description = "play these USI moves first")
+    private List<String> moves = new ArrayList<>();
+
+    @Option(names = "--divide", description = "print the count of each root move")
+    private boolean divide;
+
+    @Option(
+            names = "--notation",
+            paramLabel = "fsf|lishogi",
+            defaultValue = "fsf",
+            description = "how Kyoto moves are printed (default: ${DEFAULT-VALUE})")
+    private String notationId;
+
+    @Option(names = "--time", description = "also print the time taken, to standard error")
+    private boolean time;
+
+    @Override
+    public Integer call() {
+        Variant variant = Inputs.variant(variantName);
+        Notation notation = Inputs.notation(notationId);
+        if (depth < 0 || depth > MAX_DEPTH) {
+            throw new Failures.UsageException("depth must be between 0 and " + MAX_DEPTH + ", not " + depth);
+        }
+        Position position = Inputs.play(Inputs.position(variant, sfen), moves);
+        PrintWriter out = spec.commandLine().getOut();
+        long started = System.nanoTime();
+        long nodes;
+        if (divide) {
+            List<Perft.Divided> rows = new ArrayList<>(Perft.divide(position, depth));
+            rows.sort(Comparator.comparing(row -> Usi.format(row.move(), variant, notation)));
+            nodes = 0;
+            for (Perft.Divided row : rows) {
+                out.println(Usi.format(row.move(), variant, notation) + " " + row.nodes());
+                nodes += row.nodes();
+            }
+            if (depth == 0) {
+                nodes = 1;
+            }
+        } else {
+            nodes = Perft.count(position, depth);
+        }
+        long elapsedNanos = System.nanoTime() - started;
+        out.println("nodes " + nodes);
+        out.flush();
+        if (time) {
+            double seconds = elapsedNanos / 1e9;
+            spec.commandLine()
+                    .getErr()
+                    .printf("time %.3f s, %.1f M nodes/s%n", seconds, nodes / Math.max(seconds, 1e-9) / 1e6);
+        }
+        return 0;
+    }
+}

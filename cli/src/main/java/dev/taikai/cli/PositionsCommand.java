@@ -1,0 +1,82 @@
+package dev.taikai.cli;
+
+import java.io.BufferedWriter;
+import java.io.FileInputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+@Command(
+        name = "positions",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Replays positions in batch, for comparing Taikai with other implementations.",
+            "Reads lines 'variant<TAB>sfen-or-startpos<TAB>moves separated by spaces' and prints one JSON object"
+                    + " per line with sfen, turn, in_check, status, winner, moves_applied, error, legal"
+                    + " (and perft with --perft).",
+            "Kyoto input may be in either notation."
+        })
+final class PositionsCommand implements Callable<Integer> {
+    /** No sensible line is this long; longer ones are reported and skipped. */
+    static final int MAX_LINE_CHARS = 1 << 20;
+
+    @Parameters(
+            index = "0",
+            arity = "0..1",
+            paramLabel = "FILE",
+            description = "read this file instead of standard input")
+    private String file;
+
+    @Option(
+            names = "--perft",
+            paramLabel = "N",
+            description = "also count perft to depth N from each final position (0 to 6)")
+    private Integer perftDepth;
+
+    @Option(
+            names = "--notation",
+            paramLabel = "fsf|lishogi",
+            defaultValue = "fsf",
+            description = "how Kyoto SFEN and moves are printed (default: ${DEFAULT-VALUE})")
+    private String notationId;
+
+    @Override
+    public Integer call() throws IOException {
+        if (perftDepth != null && (perftDepth < 0 || perftDepth > 6)) {
+            throw new Failures.UsageException("--perft must be between 0 and 6, not " + perftDepth);
+        }
+        PositionReport report = new PositionReport(Inputs.notation(notationId), perftDepth);
+        try (InputStream input = open();
+                Reader reader = new InputStreamReader(input, StandardCharsets.UTF_8);
+                PrintWriter out = new PrintWriter(
+                        new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16))) {
+            BoundedLineReader lines = new BoundedLineReader(reader, MAX_LINE_CHARS);
+            for (BoundedLineReader.Line line = lines.next(); line != null; line = lines.next()) {
+                out.println(
+                        line.tooLong()
+                                ? PositionReport.failure("line longer than " + MAX_LINE_CHARS + " characters")
+                                : report.describe(line.text()));
+            }
+        }
+        return 0;
+    }
+
+    private InputStream open() throws IOException {
+        if (file == null || file.equals("-")) {
+            return System.in;
+        }
+        try {
+            return new FileInputStream(file);
+        } catch (IOException e) {
+            throw new Failures.UsageException("cannot read " + file + ": " + e.getMessage());
+        }
+    }
+}
