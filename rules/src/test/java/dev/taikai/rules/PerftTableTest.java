@@ -1,0 +1,49 @@
+package dev.taikai.rules;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** Perft of the start positions (RULES.md) and of the tricky positions, depth 5 and below. */
+class PerftTableTest {
+    static List<PerftFile.Row> shallowRows() {
+        return PerftFile.rows(0, 5);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("shallowRows")
+    void perftMatchesTheTable(PerftFile.Row row) throws InvalidSfenException {
+        Position position = Sfen.parse(row.variant(), row.sfen());
+        assertEquals(row.nodes(), Perft.count(position, row.depth()), row.id() + " (source: " + row.source() + ")");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("shallowRows")
+    void divideSumsToPerft(PerftFile.Row row) throws InvalidSfenException {
+        if (row.depth() > 4) {
+            return; // depth 5 is covered by perftMatchesTheTable; keep the default build quick
+        }
+        Position position = Sfen.parse(row.variant(), row.sfen());
+        long sum = Perft.divide(position, row.depth()).stream()
+                .mapToLong(Perft.Divided::nodes)
+                .sum();
+        assertEquals(row.nodes(), sum);
+    }
+
+    @Test
+    void tableIsNotEmpty() {
+        assertFalse(shallowRows().isEmpty());
+        assertEquals(4, PerftFile.rows(6, 99).size(), "depths 6 and 7 of both start positions");
+    }
+
+    @Test
+    void depthZeroIsOneNode() {
+        for (Variant variant : Variant.all()) {
+            assertEquals(1, Perft.count(Position.start(variant), 0));
+        }
+    }
+}
