@@ -5,13 +5,14 @@ import picocli.CommandLine;
 
 /**
  * Turns failures into one-line messages and exit codes, never a stack trace: bad usage or input is
- * exit code 2 with the usage hint; a failure of the work itself is exit code 1.
+ * exit code 2; a failure of the work itself is exit code 1. Set {@code TAIKAI_DEBUG=1} to also print
+ * the stack trace of an unexpected failure.
  */
 final class Failures implements CommandLine.IExecutionExceptionHandler {
-    static final int USAGE = 2;
     static final int FAILURE = 1;
+    static final int USAGE = 2;
 
-    /** Bad input found by a command: the message and exit code 2. */
+    /** Bad input found by a command: its message and exit code 2. */
     static final class UsageException extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
@@ -24,20 +25,24 @@ final class Failures implements CommandLine.IExecutionExceptionHandler {
     public int handleExecutionException(
             Exception exception, CommandLine commandLine, CommandLine.ParseResult parseResult) {
         PrintWriter err = commandLine.getErr();
+        String command = commandLine.getCommandSpec().qualifiedName();
         if (exception instanceof UsageException) {
-            err.println("taikai " + commandLine.getCommandName() + ": " + exception.getMessage());
+            err.println(command + ": " + exception.getMessage());
             return USAGE;
         }
-        err.println("taikai " + commandLine.getCommandName() + ": failed: " + exception);
+        err.println(command + ": failed: " + exception);
+        if (System.getenv("TAIKAI_DEBUG") != null) {
+            exception.printStackTrace(err);
+        }
         return FAILURE;
     }
 
     static int usage(CommandLine.ParameterException exception, String[] args) {
         CommandLine commandLine = exception.getCommandLine();
         PrintWriter err = commandLine.getErr();
-        err.println("taikai: " + exception.getMessage());
-        err.println("Try 'taikai " + (commandLine.getParent() == null ? "" : commandLine.getCommandName() + " ")
-                + "--help'.");
+        String command = commandLine.getCommandSpec().qualifiedName();
+        err.println(command + ": " + exception.getMessage());
+        err.println("Try '" + command + " --help'.");
         return USAGE;
     }
 }

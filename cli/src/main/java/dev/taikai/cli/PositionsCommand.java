@@ -1,18 +1,20 @@
 package dev.taikai.cli;
 
-import java.io.BufferedWriter;
 import java.io.FileInputStream;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
 
 @Command(
         name = "positions",
@@ -27,6 +29,12 @@ import picocli.CommandLine.Parameters;
 final class PositionsCommand implements Callable<Integer> {
     /** No sensible line is this long; longer ones are reported and skipped. */
     static final int MAX_LINE_CHARS = 1 << 20;
+
+    @ParentCommand
+    private Taikai taikai;
+
+    @Spec
+    private CommandSpec spec;
 
     @Parameters(
             index = "0",
@@ -54,10 +62,9 @@ final class PositionsCommand implements Callable<Integer> {
             throw new Failures.UsageException("--perft must be between 0 and 6, not " + perftDepth);
         }
         PositionReport report = new PositionReport(Inputs.notation(notationId), perftDepth);
+        PrintWriter out = spec.commandLine().getOut();
         try (InputStream input = open();
-                Reader reader = new InputStreamReader(input, StandardCharsets.UTF_8);
-                PrintWriter out = new PrintWriter(
-                        new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16))) {
+                Reader reader = new InputStreamReader(input, StandardCharsets.UTF_8)) {
             BoundedLineReader lines = new BoundedLineReader(reader, MAX_LINE_CHARS);
             for (BoundedLineReader.Line line = lines.next(); line != null; line = lines.next()) {
                 out.println(
@@ -65,13 +72,20 @@ final class PositionsCommand implements Callable<Integer> {
                                 ? PositionReport.failure("line longer than " + MAX_LINE_CHARS + " characters")
                                 : report.describe(line.text()));
             }
+        } finally {
+            out.flush();
         }
         return 0;
     }
 
     private InputStream open() throws IOException {
         if (file == null || file.equals("-")) {
-            return System.in;
+            return new FilterInputStream(taikai.stdin()) {
+                @Override
+                public void close() {
+                    // standard input belongs to the caller
+                }
+            };
         }
         try {
             return new FileInputStream(file);

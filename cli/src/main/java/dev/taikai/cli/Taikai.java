@@ -1,5 +1,10 @@
 package dev.taikai.cli;
 
+import java.io.BufferedWriter;
+import java.io.InputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -15,16 +20,35 @@ public final class Taikai implements Runnable {
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
-    public static void main(String[] args) {
-        System.exit(run(args));
+    private final InputStream stdin;
+
+    private Taikai(InputStream stdin) {
+        this.stdin = stdin;
     }
 
-    /** Runs the command line and returns its exit code (without exiting, for tests). */
-    static int run(String... args) {
-        return new CommandLine(new Taikai())
+    public static void main(String[] args) {
+        PrintWriter out = new PrintWriter(
+                new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16), false);
+        PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
+        int code = run(System.in, out, err, args);
+        out.flush();
+        err.flush();
+        System.exit(code);
+    }
+
+    /** Runs one command line with the given streams and returns its exit code (used by main and by tests). */
+    static int run(InputStream in, PrintWriter out, PrintWriter err, String... args) {
+        return new CommandLine(new Taikai(in))
+                .setOut(out)
+                .setErr(err)
                 .setExecutionExceptionHandler(new Failures())
                 .setParameterExceptionHandler(Failures::usage)
                 .execute(args);
+    }
+
+    /** Standard input of this run. */
+    InputStream stdin() {
+        return stdin;
     }
 
     @Override
