@@ -135,11 +135,8 @@ public final class KyotoShogi extends Variant {
 
     @Override
     char handLetter(int kind, Notation notation) {
-        return typeLetters(
-                        notation == Notation.LISHOGI && (kind == Piece.LANCE || kind == Piece.KNIGHT)
-                                ? kind | Piece.PROMOTED
-                                : kind,
-                        notation)
-                .charAt(0);
+        // lishogi holds the lance and the knight under the letters of their other faces (tokin T, gold G)
+        boolean otherFace = notation == Notation.LISHOGI && (kind == Piece.LANCE || kind == Piece.KNIGHT);
+        return typeLetters(otherFace ? kind | Piece.PROMOTED : kind, notation).charAt(0);
     }
 }

@@ -51,15 +51,15 @@ public final class Position {
         bitboards = parent.bitboards.clone();
         int us = parent.side;
         int them = us ^ 1;
-        int[] hands = {parent.senteHand, parent.goteHand};
+        int ownHand = us == 0 ? parent.senteHand : parent.goteHand;
         long k = parent.key ^ Zobrist.GOTE_TO_MOVE;
         int to = Move.to(move);
         int toBit = 1 << to;
         int type = Move.pieceType(move);
         if (Move.isDrop(move)) {
             int kind = Piece.kind(type);
-            int count = hands[us] >>> (4 * kind) & 15;
-            hands[us] -= 1 << (4 * kind);
+            int count = ownHand >>> (4 * kind) & 15;
+            ownHand -= 1 << (4 * kind);
             k ^= Zobrist.hand(us, kind, count) ^ Zobrist.hand(us, kind, count - 1);
         } else {
             int from = Move.from(move);
@@ -67,8 +67,8 @@ public final class Position {
             if (captured != Piece.EMPTY) {
                 int capturedType = Piece.type(captured);
                 int kind = Piece.kind(capturedType);
-                int count = hands[us] >>> (4 * kind) & 15;
-                hands[us] += 1 << (4 * kind);
+                int count = ownHand >>> (4 * kind) & 15;
+                ownHand += 1 << (4 * kind);
                 k ^= Zobrist.piece(captured, to) ^ Zobrist.hand(us, kind, count) ^ Zobrist.hand(us, kind, count + 1);
                 bitboards[them * Movement.COUNT + variant.movement(capturedType)] &= ~toBit;
                 bitboards[OCCUPIED + them] &= ~toBit;
@@ -84,8 +84,8 @@ public final class Position {
         bitboards[us * Movement.COUNT + variant.movement(Move.typeAfter(move))] |= toBit;
         bitboards[OCCUPIED + us] |= toBit;
         k ^= Zobrist.piece(placed, to);
-        senteHand = hands[0];
-        goteHand = hands[1];
+        senteHand = us == 0 ? ownHand : parent.senteHand;
+        goteHand = us == 1 ? ownHand : parent.goteHand;
         side = them;
         moveNumber = parent.moveNumber + 1;
         key = k;

@@ -1,5 +1,7 @@
 package dev.taikai.rules;
 
+import java.util.Locale;
+
 /**
  * SFEN reading and writing: {@code <board> <side> <hands> [<move number>]}.
  *
@@ -42,7 +44,7 @@ public final class Sfen {
                     empty = 0;
                 }
                 String letters = variant.typeLetters(Piece.type(code), notation);
-                out.append(Piece.color(code) == Color.SENTE ? letters : letters.toLowerCase(java.util.Locale.ROOT));
+                out.append(Piece.color(code) == Color.SENTE ? letters : letters.toLowerCase(Locale.ROOT));
             }
             if (empty > 0) {
                 out.append(empty);
@@ -149,7 +151,7 @@ public final class Sfen {
             if (!Character.isLetter(letter)) {
                 throw error("unexpected '" + Usi.printable(token) + "' on rank " + rankName);
             }
-            String upper = token.toUpperCase(java.util.Locale.ROOT);
+            String upper = token.toUpperCase(Locale.ROOT);
             int fairy = typeOf(upper, Notation.FAIRY_STOCKFISH);
             int lishogi = typeOf(upper, Notation.LISHOGI);
             if (fairy < 0 && lishogi < 0) {

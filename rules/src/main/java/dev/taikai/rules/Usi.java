@@ -53,8 +53,7 @@ public final class Usi {
             throw new InvalidMoveException(text, "a resignation, not a move");
         }
         int star = text.indexOf('*');
-        int move = star >= 0 ? parseDrop(position, text, star, notations) : parseBoardMove(position, text, notations);
-        return move;
+        return star >= 0 ? parseDrop(position, text, star, notations) : parseBoardMove(position, text, notations);
     }
 
     private static int parseBoardMove(Position position, String text, List<Notation> notations) throws MoveException {

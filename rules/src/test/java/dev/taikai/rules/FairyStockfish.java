@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Assumptions;
 /**
  * Debian's {@code fairy-stockfish} as a second opinion in tests: {@code go perft N} per position. Test
  * code only; the engine driver proper lives in engine-worker. When the binary is missing the test is
- * skipped with a message, unless {@code -Dtaikai.requireFairyStockfish=true} (set by the test command,
+ * skipped with a message, unless the build runs with {@code -DrequireFairyStockfish=true} (as the test command does,
  * which installs it) makes that a failure.
  */
 final class FairyStockfish implements AutoCloseable {
