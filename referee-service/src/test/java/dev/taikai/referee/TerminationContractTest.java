@@ -3,38 +3,40 @@ package dev.taikai.referee;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.taikai.rules.Termination;
+import dev.taikai.rules.Variant;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 /**
- * The proto contract mirrors the rules core's closed list of game endings one to one, so a record
- * never carries an ending one side cannot name.
+ * The proto contract mirrors the rules core's closed lists one to one, so a record never carries an
+ * ending or a variant that one side cannot name.
  */
 class TerminationContractTest {
     @Test
     void protoTerminationsMirrorTheRulesCore() {
-        List<String> rules = Arrays.stream(Termination.values())
-                .map(t -> "TERMINATION_" + t.name())
-                .toList();
-        List<String> proto = Arrays.stream(dev.taikai.proto.common.v1.Termination.values())
-                .filter(t -> t != dev.taikai.proto.common.v1.Termination.UNRECOGNIZED
-                        && t != dev.taikai.proto.common.v1.Termination.TERMINATION_UNSPECIFIED)
-                .map(Enum::name)
-                .toList();
-        assertEquals(rules, proto);
+        assertEquals(
+                Arrays.stream(Termination.values())
+                        .map(t -> "TERMINATION_" + t.name())
+                        .toList(),
+                namedValues(dev.taikai.proto.common.v1.Termination.values()));
     }
 
     @Test
     void protoVariantsAreTheRulesVariants() {
-        List<String> rules = dev.taikai.rules.Variant.all().stream()
-                .map(v -> "VARIANT_" + v.name().toUpperCase(java.util.Locale.ROOT))
-                .toList();
-        List<String> proto = Arrays.stream(dev.taikai.proto.common.v1.Variant.values())
-                .filter(v -> v != dev.taikai.proto.common.v1.Variant.UNRECOGNIZED
-                        && v != dev.taikai.proto.common.v1.Variant.VARIANT_UNSPECIFIED)
+        assertEquals(
+                Variant.all().stream()
+                        .map(v -> "VARIANT_" + v.name().toUpperCase(Locale.ROOT))
+                        .toList(),
+                namedValues(dev.taikai.proto.common.v1.Variant.values()));
+    }
+
+    /** The values of a generated proto enum without the zero value and protobuf's UNRECOGNIZED. */
+    private static List<String> namedValues(Enum<?>[] values) {
+        return Arrays.stream(values)
                 .map(Enum::name)
+                .filter(name -> !name.endsWith("_UNSPECIFIED") && !name.equals("UNRECOGNIZED"))
                 .toList();
-        assertEquals(rules, proto);
     }
 }
