@@ -1,0 +1,338 @@
+package dev.taikai.testkit;
+
+import dev.taikai.rules.IllegalMoveException;
+import dev.taikai.rules.MoveException;
+import dev.taikai.rules.Notation;
+import dev.taikai.rules.Position;
+import dev.taikai.rules.Sfen;
+import dev.taikai.rules.Square;
+import dev.taikai.rules.Usi;
+import dev.taikai.rules.Variant;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Random;
+
+/**
+ * A fake USI engine: a real program, spoken to through pipes, that plays random legal moves in both
+ * variants and misbehaves on request. See {@link FakeEngineSwitches} for the switches. Run it as
+ * {@code java -cp <testkit and rules> dev.taikai.testkit.FakeEngine [switches]}, or through {@link
+ * FakeEngines#command}.
+ */
+public final class FakeEngine {
+    private final FakeEngineSwitches switches;
+    private final PrintStream out;
+    private final Random random;
+    private final Object searchLock = new Object();
+
+    private Variant variant = Variant.MINISHOGI;
+    private Position position = Position.start(Variant.MINISHOGI);
+    private int answeredMoves;
+    private Search search;
+
+    /** A running {@code go}: the searcher thread waits on {@link #searchLock} until it may answer. */
+    private static final class Search {
+        /** How long to think once not pondering; {@link Long#MAX_VALUE} until stop. */
+        final long millis;
+
+        boolean pondering;
+        boolean stopped;
+
+        Search(long millis, boolean pondering) {
+            this.millis = millis;
+            this.pondering = pondering;
+        }
+    }
+
+    private FakeEngine(FakeEngineSwitches switches, OutputStream stdout) {
+        this.switches = switches;
+        this.out = new PrintStream(stdout, false, StandardCharsets.UTF_8);
+        this.random = new Random(switches.seed);
+    }
+
+    public static void main(String[] args) throws IOException, InterruptedException {
+        FakeEngineSwitches switches;
+        try {
+            switches = FakeEngineSwitches.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("fake engine: " + e.getMessage());
+            System.err.println(FakeEngineSwitches.USAGE);
+            System.exit(2);
+            return;
+        }
+        if (switches.stderrText != null) {
+            System.err.println(switches.stderrText);
+            System.err.flush();
+        }
+        if (switches.spawnChild) {
+            new ProcessBuilder("sleep", "600").start(); // left behind on purpose
+        }
+        if (switches.slowStartMillis > 0) {
+            Thread.sleep(switches.slowStartMillis);
+        }
+        new FakeEngine(switches, System.out).loop();
+    }
+
+    private void loop() throws IOException {
+        BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+            String[] words = line.trim().split("\\s+");
+            switch (words[0]) {
+                case "usi" -> handshake();
+                case "isready" -> {
+                    if (!switches.noReadyok) {
+                        send("readyok");
+                    }
+                }
+                case "setoption" -> setOption(line);
+                case "usinewgame", "gameover" -> {}
+                case "position" -> position(line);
+                case "go" -> go(words);
+                case "stop" -> stop();
+                case "ponderhit" -> ponderHit();
+                case "quit" -> {
+                    if (!switches.ignoreQuit) {
+                        out.flush();
+                        System.exit(0);
+                    }
+                }
+                default -> {
+                    if (!line.isBlank()) {
+                        send("info string unknown command: " + line);
+                    }
+                }
+            }
+        }
+    }
+
+    private void handshake() {
+        send("id name " + switches.name);
+        send("id author Taikai testkit");
+        send("option name Skill Level type spin default 20 min 0 max 20");
+        send("option name Debug Log File type string default <empty>");
+        if (switches.ponder) {
+            send("option name USI_Ponder type check default false");
+        }
+        if (!switches.noVariantOption) {
+            send(
+                    switches.noVariant
+                            ? "option name UCI_Variant type combo default chess var chess var shogi"
+                            : "option name UCI_Variant type combo default minishogi var minishogi var kyotoshogi");
+        }
+        if (!switches.noUsiok) {
+            send("usiok");
+        }
+    }
+
+    private void setOption(String line) {
+        String prefix = "setoption name UCI_Variant value ";
+        if (line.startsWith(prefix)) {
+            Variant.byName(line.substring(prefix.length()).trim()).ifPresent(v -> {
+                variant = v;
+                position = Position.start(v);
+            });
+        }
+    }
+
+    private void position(String line) {
+        try {
+            String rest = line.substring("position".length()).trim();
+            int movesAt = rest.indexOf(" moves ");
+            String where = movesAt < 0 ? rest : rest.substring(0, movesAt);
+            Position p = where.equals("startpos") ? Position.start(variant) : Sfen.parse(variant, where.substring(5));
+            if (movesAt >= 0) {
+                for (String move : rest.substring(movesAt + 7).trim().split("\\s+")) {
+                    p = p.play(Usi.parse(p, move, Notation.FAIRY_STOCKFISH));
+                }
+            }
+            position = p;
+        } catch (Exception e) {
+            send("info string cannot read position: " + e.getMessage());
+        }
+    }
+
+    private void go(String[] words) {
+        if (switches.crashOnGo || (switches.crashAfter >= 0 && answeredMoves >= switches.crashAfter)) {
+            out.flush();
+            System.err.println("fake engine: crashing on go as asked");
+            Runtime.getRuntime().halt(switches.exitCode);
+        }
+        if (switches.stallAfterGo) {
+            return;
+        }
+        boolean ponder = Arrays.asList(words).contains("ponder");
+        Search started = new Search(thinkMillis(words), ponder);
+        synchronized (searchLock) {
+            search = started;
+        }
+        Position searched = position;
+        Thread searcher = new Thread(() -> think(started, searched), "fake-search");
+        searcher.setDaemon(true);
+        searcher.start();
+    }
+
+    /** How long to think: --think-ms, else a share of the clock, half a movetime, or until stop. */
+    private long thinkMillis(String[] words) {
+        if (contains(words, "infinite")) {
+            return Long.MAX_VALUE;
+        }
+        if (switches.thinkMillis >= 0) {
+            return switches.thinkMillis;
+        }
+        long movetime = value(words, "movetime");
+        if (movetime >= 0) {
+            return movetime / 2;
+        }
+        boolean sente = position.sideToMove() == dev.taikai.rules.Color.SENTE;
+        String own = sente != switches.swappedClocks ? "btime" : "wtime";
+        long clock = value(words, own);
+        if (clock >= 0) {
+            long byoyomi = Math.max(0, value(words, "byoyomi"));
+            return Math.min(clock / 20 + byoyomi / 2, 2000);
+        }
+        return 0;
+    }
+
+    private void think(Search running, Position searched) {
+        synchronized (searchLock) {
+            long deadline = Long.MAX_VALUE;
+            while (!running.stopped) {
+                if (!running.pondering && deadline == Long.MAX_VALUE && running.millis != Long.MAX_VALUE) {
+                    deadline = System.currentTimeMillis() + running.millis; // the clock starts when pondering ends
+                }
+                long wait = deadline == Long.MAX_VALUE ? 0 : deadline - System.currentTimeMillis();
+                if (deadline != Long.MAX_VALUE && wait <= 0) {
+                    break;
+                }
+                try {
+                    searchLock.wait(wait);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+            if (search != running) {
+                return;
+            }
+            search = null;
+        }
+        answer(searched);
+    }
+
+    private void stop() {
+        synchronized (searchLock) {
+            if (search != null && !switches.ignoreStop) {
+                search.stopped = true;
+                searchLock.notifyAll();
+            }
+        }
+    }
+
+    private void ponderHit() {
+        synchronized (searchLock) {
+            if (search != null && search.pondering) {
+                search.pondering = false;
+                searchLock.notifyAll();
+            }
+        }
+    }
+
+    private void answer(Position searched) {
+        if (switches.hugeLineMegabytes > 0) {
+            writeRaw('x', switches.hugeLineMegabytes, false);
+        }
+        if (switches.floodMegabytes > 0) {
+            writeRaw('i', switches.floodMegabytes, true);
+        }
+        String move = chooseMove(searched);
+        send("info depth 1 seldepth 1 score cp " + (random.nextInt(201) - 100) + " nodes " + (1 + random.nextInt(1000))
+                + " nps 1000 time 1 hashfull 0 pv " + move);
+        send("bestmove " + move);
+        answeredMoves++;
+    }
+
+    private String chooseMove(Position searched) {
+        if (switches.malformedBestmove) {
+            return "xyzzy";
+        }
+        if (switches.resign) {
+            return "resign";
+        }
+        if (switches.win) {
+            return "win";
+        }
+        if (switches.illegalMove) {
+            return illegalMove(searched);
+        }
+        int[] legal = searched.legalMoves();
+        return legal.length == 0 ? "resign" : Usi.format(legal[random.nextInt(legal.length)], searched.variant());
+    }
+
+    /** A well-formed board move that the rules reject in this position. */
+    private static String illegalMove(Position searched) {
+        for (int from = 0; from < Square.COUNT; from++) {
+            for (int to = 0; to < Square.COUNT; to++) {
+                String text = Square.name(from) + Square.name(to);
+                try {
+                    Usi.parse(searched, text, Notation.FAIRY_STOCKFISH);
+                } catch (IllegalMoveException e) {
+                    if (searched.pieceAt(from) != 0) {
+                        return text;
+                    }
+                } catch (MoveException e) {
+                    // malformed: keep looking
+                }
+            }
+        }
+        return "5a5a";
+    }
+
+    /** Megabytes of output: one line without a newline until the end, or a flood of info lines. */
+    private void writeRaw(char fill, int megabytes, boolean asInfoLines) {
+        byte[] chunk = new byte[64 * 1024];
+        Arrays.fill(chunk, (byte) fill);
+        if (asInfoLines) {
+            byte[] line =
+                    "info string flood flood flood flood flood flood flood flood\n".getBytes(StandardCharsets.US_ASCII);
+            for (int i = 0; i + line.length <= chunk.length; i += line.length) {
+                System.arraycopy(line, 0, chunk, i, line.length);
+            }
+            chunk[chunk.length - 1] = '\n';
+        }
+        synchronized (out) {
+            for (long written = 0; written < megabytes * 1024L * 1024L; written += chunk.length) {
+                out.write(chunk, 0, chunk.length);
+            }
+            out.write('\n');
+            out.flush();
+        }
+    }
+
+    private void send(String line) {
+        synchronized (out) {
+            out.print(line);
+            out.print('\n');
+            out.flush();
+        }
+    }
+
+    private static boolean contains(String[] words, String word) {
+        return Arrays.asList(words).contains(word);
+    }
+
+    private static long value(String[] words, String key) {
+        for (int i = 0; i + 1 < words.length; i++) {
+            if (words[i].equals(key)) {
+                try {
+                    return Long.parseLong(words[i + 1]);
+                } catch (NumberFormatException e) {
+                    return -1;
+                }
+            }
+        }
+        return -1;
+    }
+}

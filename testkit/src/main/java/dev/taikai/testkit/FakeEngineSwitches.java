@@ -1,0 +1,107 @@
+package dev.taikai.testkit;
+
+/** The command-line switches of {@link FakeEngine}: each one a way to behave, or misbehave. */
+final class FakeEngineSwitches {
+    static final String USAGE = String.join(
+            "\n",
+            "usage: FakeEngine [switches]",
+            "  --name NAME              id name (default: Taikai fake engine)",
+            "  --seed N                 random seed for the moves (default 1)",
+            "  --think-ms N             think exactly N ms per move (default: a share of the clock, half a movetime)",
+            "  --crash-on-go            exit at once when told go",
+            "  --crash-after N          exit at the go after N answered moves",
+            "  --exit-code N            exit code of a crash (default 3)",
+            "  --stall-after-go         never answer go",
+            "  --no-usiok               never send usiok",
+            "  --no-readyok             never send readyok",
+            "  --illegal-move           answer a well-formed but illegal move",
+            "  --malformed-bestmove     answer 'bestmove xyzzy'",
+            "  --resign                 answer 'bestmove resign'",
+            "  --win                    answer 'bestmove win'",
+            "  --huge-line MB           before each bestmove, write one line of MB megabytes",
+            "  --flood MB               before each bestmove, write MB megabytes of info lines",
+            "  --ignore-stop            never answer stop",
+            "  --ignore-quit            do not exit on quit",
+            "  --spawn-child            start a child process (sleep 600) and leave it behind",
+            "  --no-variant             list UCI_Variant without minishogi and kyotoshogi",
+            "  --no-variant-option      list no variant option at all",
+            "  --slow-start MS          wait MS before reading anything",
+            "  --swapped-clocks         read btime/wtime the wrong way round, as Fairy-Stockfish 11.1 does",
+            "  --ponder                 offer USI_Ponder",
+            "  --stderr TEXT            write TEXT to standard error at start");
+
+    String name = "Taikai fake engine";
+    long seed = 1;
+    long thinkMillis = -1;
+    boolean crashOnGo;
+    int crashAfter = -1;
+    int exitCode = 3;
+    boolean stallAfterGo;
+    boolean noUsiok;
+    boolean noReadyok;
+    boolean illegalMove;
+    boolean malformedBestmove;
+    boolean resign;
+    boolean win;
+    int hugeLineMegabytes;
+    int floodMegabytes;
+    boolean ignoreStop;
+    boolean ignoreQuit;
+    boolean spawnChild;
+    boolean noVariant;
+    boolean noVariantOption;
+    long slowStartMillis;
+    boolean swappedClocks;
+    boolean ponder;
+    String stderrText;
+
+    static FakeEngineSwitches parse(String[] args) {
+        FakeEngineSwitches s = new FakeEngineSwitches();
+        for (int i = 0; i < args.length; i++) {
+            String arg = args[i];
+            switch (arg) {
+                case "--name" -> s.name = value(args, ++i, arg);
+                case "--seed" -> s.seed = number(args, ++i, arg);
+                case "--think-ms" -> s.thinkMillis = number(args, ++i, arg);
+                case "--crash-on-go" -> s.crashOnGo = true;
+                case "--crash-after" -> s.crashAfter = (int) number(args, ++i, arg);
+                case "--exit-code" -> s.exitCode = (int) number(args, ++i, arg);
+                case "--stall-after-go" -> s.stallAfterGo = true;
+                case "--no-usiok" -> s.noUsiok = true;
+                case "--no-readyok" -> s.noReadyok = true;
+                case "--illegal-move" -> s.illegalMove = true;
+                case "--malformed-bestmove" -> s.malformedBestmove = true;
+                case "--resign" -> s.resign = true;
+                case "--win" -> s.win = true;
+                case "--huge-line" -> s.hugeLineMegabytes = (int) number(args, ++i, arg);
+                case "--flood" -> s.floodMegabytes = (int) number(args, ++i, arg);
+                case "--ignore-stop" -> s.ignoreStop = true;
+                case "--ignore-quit" -> s.ignoreQuit = true;
+                case "--spawn-child" -> s.spawnChild = true;
+                case "--no-variant" -> s.noVariant = true;
+                case "--no-variant-option" -> s.noVariantOption = true;
+                case "--slow-start" -> s.slowStartMillis = number(args, ++i, arg);
+                case "--swapped-clocks" -> s.swappedClocks = true;
+                case "--ponder" -> s.ponder = true;
+                case "--stderr" -> s.stderrText = value(args, ++i, arg);
+                default -> throw new IllegalArgumentException("unknown switch '" + arg + "'");
+            }
+        }
+        return s;
+    }
+
+    private static String value(String[] args, int index, String option) {
+        if (index >= args.length) {
+            throw new IllegalArgumentException(option + " needs a value");
+        }
+        return args[index];
+    }
+
+    private static long number(String[] args, int index, String option) {
+        try {
+            return Long.parseLong(value(args, index, option));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + " needs a whole number, not '" + args[index] + "'");
+        }
+    }
+}
