@@ -14,7 +14,13 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = Version.class,
         description = "Tournament manager for USI engines playing Minishogi and Kyoto shogi.",
-        subcommands = {PerftCommand.class, PositionsCommand.class, CommandLine.HelpCommand.class},
+        subcommands = {
+            PerftCommand.class,
+            PositionsCommand.class,
+            EngineCheckCommand.class,
+            FakeEngineCommand.class,
+            CommandLine.HelpCommand.class
+        },
         footer = {"", "Run 'taikai <command> --help' for the options of a command."})
 public final class Taikai implements Runnable {
     @CommandLine.Spec

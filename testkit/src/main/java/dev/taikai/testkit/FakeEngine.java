@@ -39,6 +39,8 @@ public final class FakeEngine {
         /** How long to think once not pondering; {@link Long#MAX_VALUE} until stop. */
         final long millis;
 
+        final long startedMillis = System.currentTimeMillis();
+
         boolean pondering;
         boolean stopped;
 
@@ -219,7 +221,7 @@ public final class FakeEngine {
             }
             search = null;
         }
-        answer(searched);
+        answer(searched, System.currentTimeMillis() - running.startedMillis);
     }
 
     private void stop() {
@@ -240,7 +242,7 @@ public final class FakeEngine {
         }
     }
 
-    private void answer(Position searched) {
+    private void answer(Position searched, long elapsedMillis) {
         if (switches.hugeLineMegabytes > 0) {
             writeRaw('x', switches.hugeLineMegabytes, false);
         }
@@ -249,7 +251,7 @@ public final class FakeEngine {
         }
         String move = chooseMove(searched);
         send("info depth 1 seldepth 1 score cp " + (random.nextInt(201) - 100) + " nodes " + (1 + random.nextInt(1000))
-                + " nps 1000 time 1 hashfull 0 pv " + move);
+                + " nps 1000 time " + elapsedMillis + " hashfull 0 pv " + move);
         send("bestmove " + move);
         answeredMoves++;
     }

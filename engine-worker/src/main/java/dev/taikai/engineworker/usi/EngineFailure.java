@@ -2,6 +2,7 @@ package dev.taikai.engineworker.usi;
 
 import dev.taikai.rules.Termination;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * An engine session that ended because the engine misbehaved. Once a session has failed, the engine
@@ -37,8 +38,14 @@ public record EngineFailure(Kind kind, String detail, List<String> stderrTail) i
         };
     }
 
+    /** "stall: no readyok within 10000 ms of isready; stderr: ..." with the last line of standard error. */
     @Override
     public String toString() {
-        return kind.name().toLowerCase().replace('_', ' ') + ": " + detail;
+        String text = kind.name().toLowerCase(Locale.ROOT).replace('_', ' ') + ": " + detail;
+        if (!stderrTail.isEmpty()) {
+            String last = stderrTail.get(stderrTail.size() - 1);
+            text += "; stderr: " + (last.length() > 200 ? last.substring(0, 200) + "..." : last);
+        }
+        return text;
     }
 }

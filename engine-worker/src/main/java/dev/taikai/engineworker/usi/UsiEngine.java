@@ -135,12 +135,12 @@ public final class UsiEngine implements StartResult, AutoCloseable {
             return Optional.of(fail(EngineFailure.Kind.VARIANT_UNSUPPORTED, variantProblem(options)));
         }
         identity = new EngineIdentity(name, author, options, variantOption.get(), handshakeNanos);
-        StringBuilder setup = new StringBuilder(setOption(variantOption.get(), variant.name()));
+        StringBuilder setup = new StringBuilder(setOptionLine(variantOption.get(), variant.name()));
         for (Map.Entry<String, String> option : spec.options().entrySet()) {
             if (identity.option(option.getKey()).isEmpty()) {
                 warnings.add("option '" + option.getKey() + "' is not listed by the engine; sent anyway");
             }
-            setup.append('\n').append(setOption(option.getKey(), option.getValue()));
+            setup.append('\n').append(setOptionLine(option.getKey(), option.getValue()));
         }
         sent = send(setup.toString());
         return sent.isPresent() ? sent : isReady();
@@ -176,7 +176,7 @@ public final class UsiEngine implements StartResult, AutoCloseable {
                         + "' named in its catalog entry";
     }
 
-    private static String setOption(String name, String value) {
+    private static String setOptionLine(String name, String value) {
         return "setoption name " + name + (value == null || value.isEmpty() ? "" : " value " + value);
     }
 
@@ -354,6 +354,14 @@ public final class UsiEngine implements StartResult, AutoCloseable {
         return sent;
     }
 
+    /** {@code setoption} between searches, for example {@code USI_Ponder} before pondering. */
+    public Optional<EngineFailure> setOption(String name, String value) {
+        if (search != null) {
+            throw new IllegalStateException("cannot set options during a search on engine '" + spec.id() + "'");
+        }
+        return send(setOptionLine(name, value));
+    }
+
     /** {@code gameover win|lose|draw}, from this engine's point of view. */
     public Optional<EngineFailure> gameOver(GameEnd end) {
         return failure != null
@@ -407,8 +415,29 @@ public final class UsiEngine implements StartResult, AutoCloseable {
     }
 
     /**
-     * Ends the session: {@code quit}, a grace period to exit, then SIGKILL to whatever is left of the engine's
-     * process tree (children it left behind included). Idempotent.
+     * How an engine took {@code quit}.
+     *
+     * @param exited whether the engine exited by itself within the quit deadline
+     * @param exitNanos from sending {@code quit} to its exit (or to the deadline)
+     * @param leftBehind processes of the engine still alive after it exited, killed by {@link #close}
+     */
+    public record QuitResult(boolean exited, long exitNanos, List<Long> leftBehind) {}
+
+    /** Sends {@code quit} and waits for the engine to exit; {@link #close} then kills whatever is left. */
+    public QuitResult quit() {
+        long sent = System.nanoTime();
+        if (failure == null && process.process().isAlive()) {
+            send("quit");
+            process.awaitExit(timeouts.quitMillis());
+        }
+        boolean exited = !process.process().isAlive();
+        long nanos = System.nanoTime() - sent;
+        return new QuitResult(exited, nanos, exited ? process.liveProcesses() : List.of());
+    }
+
+    /**
+     * Ends the session: {@code quit} (unless {@link #quit} was called), a grace period to exit, then SIGKILL
+     * to whatever is left of the engine's process tree (children it left behind included). Idempotent.
      */
     @Override
     public void close() {
@@ -418,9 +447,8 @@ public final class UsiEngine implements StartResult, AutoCloseable {
             }
             closed = true;
         }
-        if (failure == null && process.process().isAlive()) {
-            send("quit");
-            process.awaitExit(timeouts.quitMillis());
+        if (process.process().isAlive()) {
+            quit();
         }
         process.killTree();
         try {

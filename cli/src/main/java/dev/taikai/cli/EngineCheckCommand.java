@@ -1,0 +1,112 @@
+package dev.taikai.cli;
+
+import dev.taikai.engineworker.catalog.Catalog;
+import dev.taikai.engineworker.catalog.CatalogException;
+import dev.taikai.engineworker.catalog.EngineSpec;
+import dev.taikai.engineworker.catalog.Quirk;
+import dev.taikai.engineworker.check.CheckReport;
+import dev.taikai.engineworker.check.EngineCheck;
+import dev.taikai.engineworker.usi.Timeouts;
+import dev.taikai.rules.Variant;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(
+        name = "engine-check",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Checks that an engine speaks USI correctly for a variant: handshake and variant selection, every go"
+                    + " form, stop and isready during a search, ponder if offered, gameover, quit. Detects swapped"
+                    + " clocks by timing and measures the handshake time and the per-move overhead.",
+            "Exit code 0 when every required check passes, 1 when one fails, 2 for bad usage."
+        })
+final class EngineCheckCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Option(
+            names = "--engine",
+            required = true,
+            paramLabel = "ID|COMMAND",
+            description =
+                    "a catalog id (built in: fairy-stockfish) or a command line, e.g. \"/usr/games/fairy-stockfish\"")
+    private String engine;
+
+    @Option(names = "--variant", required = true, paramLabel = "VARIANT", description = "minishogi or kyotoshogi")
+    private String variantName;
+
+    @Option(names = "--catalog", paramLabel = "FILE", description = "an engine catalog (YAML, see docs/engines.md)")
+    private Path catalogFile;
+
+    @Option(
+            names = "--option",
+            paramLabel = "NAME=VALUE",
+            description = "a USI option to set (repeatable; added to the catalog entry's)")
+    private List<String> options = new ArrayList<>();
+
+    @Option(
+            names = "--quirk",
+            paramLabel = "QUIRK",
+            description = "a known quirk to compensate for (repeatable): swapped-clocks")
+    private List<String> quirks = new ArrayList<>();
+
+    @Override
+    public Integer call() {
+        Variant variant = Inputs.variant(variantName);
+        EngineSpec engineSpec = engineSpec();
+        PrintWriter out = spec.commandLine().getOut();
+        out.println("Engine check of " + engineSpec.id() + " (" + String.join(" ", engineSpec.command()) + "), "
+                + variant.name());
+        out.flush();
+        CheckReport report = EngineCheck.run(engineSpec, variant, Timeouts.DEFAULT, result -> {
+            out.println(CheckReport.line(result));
+            out.flush();
+        });
+        for (String note : report.notes()) {
+            out.println("      " + note);
+        }
+        String rendered = report.render();
+        out.print(rendered.substring(rendered.lastIndexOf("Result:")));
+        out.flush();
+        return report.passed() ? 0 : Failures.FAILURE;
+    }
+
+    private EngineSpec engineSpec() {
+        try {
+            Catalog catalog = Catalog.builtIn();
+            if (catalogFile != null) {
+                catalog = catalog.with(Catalog.read(catalogFile));
+            }
+            EngineSpec resolved = catalog.resolve(engine);
+            Map<String, String> allOptions = new LinkedHashMap<>(resolved.options());
+            for (String option : options) {
+                int equals = option.indexOf('=');
+                if (equals <= 0) {
+                    throw new Failures.UsageException("--option needs NAME=VALUE, not '" + option + "'");
+                }
+                allOptions.put(option.substring(0, equals), option.substring(equals + 1));
+            }
+            Set<Quirk> allQuirks =
+                    resolved.quirks().isEmpty() ? EnumSet.noneOf(Quirk.class) : EnumSet.copyOf(resolved.quirks());
+            for (String quirk : quirks) {
+                allQuirks.add(Quirk.byId(quirk)
+                        .orElseThrow(() ->
+                                new Failures.UsageException("unknown quirk '" + quirk + "'; known: swapped-clocks")));
+            }
+            return resolved.withOptions(allOptions).withQuirks(allQuirks);
+        } catch (CatalogException e) {
+            throw new Failures.UsageException(e.getMessage());
+        }
+    }
+}
