@@ -6,7 +6,8 @@ package dev.taikai.engineworker.usi;
  * @param move the move text as sent ({@code resign} and {@code win} included; only syntax is checked here,
  *     legality is the referee's)
  * @param ponder the {@code ponder} move, or null
- * @param goWrittenNanos {@link System#nanoTime()} right after the {@code go} line was flushed to the engine
+ * @param goWrittenNanos {@link System#nanoTime()} as the {@code go} (or {@code ponderhit}) line was written to the
+ *     engine, taken just before the write
  * @param bestMoveReadNanos {@link System#nanoTime()} when the {@code bestmove} line was read
  * @param info the last {@code info} line that carried search data, or null
  * @param infoLines how many {@code info} lines the engine sent during this search

@@ -4,13 +4,15 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Reads an engine's standard output on its own thread, as fast as the engine writes it, in bounded
- * memory whatever the engine does. Lines the protocol waits for ({@code usiok}, {@code readyok},
- * {@code bestmove}, {@code id}, {@code option}) go to a bounded queue; {@code info} lines only update
- * the search telemetry; anything else is counted and the last such line kept for diagnostics.
+ * An engine's standard output, read in bounded memory whatever the engine does. The session's caller
+ * reads the pipe itself while it waits for an answer, so an answer costs no thread hand-off; between
+ * waits {@link Housekeeping} drains whatever the engine writes, so the engine never blocks on a full
+ * pipe. Lines the protocol waits for ({@code usiok}, {@code readyok}, {@code bestmove}, {@code id},
+ * {@code option}) go to a bounded queue; {@code info} lines only update the search telemetry; anything
+ * else is counted and the last such line kept for diagnostics.
  */
 final class EngineOutput {
     /** A line the protocol waits for, with the time it was read; {@link #END} marks the end of output. */
@@ -22,10 +24,15 @@ final class EngineOutput {
 
     static final Line END = new Line(null, 0);
     private static final int QUEUE_CAPACITY = 4096;
+    /** How much the housekeeping thread reads from one engine per round, so one flood cannot starve the others. */
+    private static final int DRAIN_BYTES_PER_ROUND = 1 << 20;
 
     private final BlockingQueue<Line> protocol = new ArrayBlockingQueue<>(QUEUE_CAPACITY);
-    private final Thread thread;
+    private final ReentrantLock reading = new ReentrantLock();
+    private final LineSplitter splitter;
+    private final InputStream stdout;
 
+    private volatile boolean ended;
     private volatile String lastSearchInfo;
     private volatile long infoLines;
     private volatile long otherLines;
@@ -33,24 +40,12 @@ final class EngineOutput {
     private volatile long droppedLines;
     private volatile long cutLines;
 
-    EngineOutput(InputStream stdout, int maxLineBytes, String engineId) {
-        this.thread = new Thread(() -> read(stdout, maxLineBytes), "engine-stdout-" + engineId);
-        thread.setDaemon(true);
-        thread.start();
+    EngineOutput(InputStream stdout, int maxLineBytes) {
+        this.stdout = stdout;
+        this.splitter = new LineSplitter(stdout, maxLineBytes, this::route);
     }
 
-    private void read(InputStream stdout, int maxLineBytes) {
-        try (stdout) {
-            new LineSplitter(stdout, maxLineBytes).run(this::route);
-        } catch (IOException e) {
-            // closed: the process ended or the session closed the stream
-        }
-        while (!protocol.offer(END)) {
-            protocol.poll(); // nobody is reading a full queue: make room so the end is always seen
-        }
-    }
-
-    /** Runs on the reader thread, the only writer of the counters. */
+    /** Sorts one line; runs under {@link #reading}, so the counters have a single writer. */
     private void route(String text, boolean cut, long readNanos) {
         if (cut) {
             cutLines++;
@@ -75,10 +70,80 @@ final class EngineOutput {
         }
     }
 
-    /** The next protocol line before {@code deadlineNanos}, {@link #END} after the last, or null on timeout. */
-    Line next(long deadlineNanos) throws InterruptedException {
-        long wait = deadlineNanos - System.nanoTime();
-        return wait <= 0 ? protocol.poll() : protocol.poll(wait, TimeUnit.NANOSECONDS);
+    /**
+     * The next protocol line, reading the pipe on this thread until one arrives: {@link #END} when the
+     * output has ended, or, with {@code block} false, null when nothing is there yet. A blocking wait
+     * ends when a line arrives or the pipe closes; deadlines are kept by killing the engine.
+     */
+    Line next(boolean block) {
+        Line line = protocol.poll();
+        if (line != null) {
+            return line;
+        }
+        reading.lock();
+        try {
+            while (true) {
+                line = protocol.poll();
+                if (line != null) {
+                    return line;
+                }
+                if (ended) {
+                    return END;
+                }
+                if (!block && splitter.available() == 0) {
+                    return null;
+                }
+                if (!splitter.readOnce()) {
+                    ended = true;
+                }
+            }
+        } catch (IOException e) {
+            ended = true; // the stream was closed under us: the session is ending
+            return END;
+        } finally {
+            reading.unlock();
+        }
+    }
+
+    /**
+     * Reads what the engine has written while nobody waits on it; at the end of a dead engine's output,
+     * marks the output ended. Called by {@link Housekeeping}; never blocks on a live engine.
+     */
+    void drainAvailable(boolean processAlive) {
+        if (ended || !reading.tryLock()) {
+            return;
+        }
+        try {
+            int budget = DRAIN_BYTES_PER_ROUND;
+            int available;
+            while (budget > 0 && (available = splitter.available()) > 0) {
+                budget -= available;
+                if (!splitter.readOnce()) {
+                    ended = true;
+                    return;
+                }
+            }
+            if (!processAlive) {
+                splitter.drain(); // returns at once: the writer is gone
+                ended = true;
+            }
+        } catch (IOException e) {
+            ended = true;
+        } finally {
+            reading.unlock();
+        }
+    }
+
+    boolean ended() {
+        return ended;
+    }
+
+    void close() {
+        try {
+            stdout.close();
+        } catch (IOException e) {
+            // already closed with the process
+        }
     }
 
     /** Forgets the telemetry of the previous search. */
@@ -113,13 +178,5 @@ final class EngineOutput {
             out.append(out.isEmpty() ? "" : "; ").append(droppedLines).append(" protocol line(s) dropped (flood)");
         }
         return out.toString();
-    }
-
-    void awaitEnd(long millis) {
-        try {
-            thread.join(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
     }
 }

@@ -157,6 +157,13 @@ final class EngineProcess {
         awaitExit(1000);
     }
 
+    /** One round of SIGKILL to every live process of the engine, without waiting: for the housekeeping thread. */
+    void killTreeOnce() {
+        for (long pid : liveProcesses()) {
+            ProcessHandle.of(pid).ifPresent(ProcessHandle::destroyForcibly);
+        }
+    }
+
     /** Live processes of this engine (the engine itself, its group and its descendants). */
     List<Long> liveProcesses() {
         return ProcessTable.liveProcessesOf(process.pid(), limitsApplied ? process.pid() : -1);

@@ -48,7 +48,7 @@ public record SearchInfo(
 
     /** Parses an {@code info} line; unknown or malformed parts are skipped, never fatal. */
     public static SearchInfo parse(String line) {
-        String[] w = line.trim().split("\\s+");
+        String[] w = Words.of(line, Integer.MAX_VALUE).toArray(new String[0]);
         int depth = -1;
         int seldepth = -1;
         long time = -1;

@@ -23,7 +23,7 @@ final class StderrTail {
 
     private void read(InputStream stderr) {
         try (stderr) {
-            new LineSplitter(stderr, MAX_LINE_BYTES).run((text, cut, nanos) -> add(cut ? text + " [cut]" : text));
+            new LineSplitter(stderr, MAX_LINE_BYTES, (text, cut, nanos) -> add(cut ? text + " [cut]" : text)).drain();
         } catch (IOException e) {
             // the stream closed with the process; what was read is kept
         }

@@ -24,8 +24,10 @@ import java.util.regex.Pattern;
  * engine does wrong (missing a deadline, dying, answering nonsense) becomes an {@link EngineFailure}
  * value, after which the engine's whole process tree is gone. No engine behaviour makes a method throw.
  *
- * <p>One caller at a time; {@link #close} may be called from any thread. Interrupting the caller kills
- * the engine and throws {@link CancellationException}.
+ * <p>The caller reads the engine's pipe itself while it waits, so an answer reaches it without a thread
+ * hand-off; {@link Housekeeping} drains the pipe between waits and ends overdue waits by killing the
+ * engine. One caller at a time; {@link #close} may be called from any thread, and a caller waiting at
+ * that moment gets a {@link CancellationException}.
  */
 public final class UsiEngine implements StartResult, AutoCloseable {
     private static final long NO_DEADLINE = Long.MAX_VALUE;
@@ -43,6 +45,28 @@ public final class UsiEngine implements StartResult, AutoCloseable {
     /** Protocol lines read while waiting for something else, handed out before new ones. */
     private final ArrayDeque<EngineOutput.Line> setAside = new ArrayDeque<>();
 
+    private final Housekeeping.Deadline deadline = new Housekeeping.Deadline();
+    private final Housekeeping.Session housekeeping = new Housekeeping.Session() {
+        @Override
+        public EngineOutput output() {
+            return output;
+        }
+
+        @Override
+        public boolean processAlive() {
+            return process.process().isAlive();
+        }
+
+        @Override
+        public Housekeeping.Deadline deadline() {
+            return deadline;
+        }
+
+        @Override
+        public void deadlineFired() {
+            process.killTreeOnce(); // ends the waiting caller's read; the caller records the stall
+        }
+    };
     private final List<String> warnings = new ArrayList<>();
     private EngineIdentity identity;
     private Search search;
@@ -68,11 +92,12 @@ public final class UsiEngine implements StartResult, AutoCloseable {
         this.timeouts = timeouts;
         this.process = process;
         this.output = new EngineOutput(
-                process.process().getInputStream(), spec.limits().maxLineBytes(), spec.id());
+                process.process().getInputStream(), spec.limits().maxLineBytes());
         this.stderr =
                 new StderrTail(process.process().getErrorStream(), spec.limits().stderrLines(), spec.id());
         this.stdin = new BufferedWriter(
                 new OutputStreamWriter(process.process().getOutputStream(), StandardCharsets.UTF_8), 8192);
+        Housekeeping.register(housekeeping);
     }
 
     /**
@@ -243,8 +268,11 @@ public final class UsiEngine implements StartResult, AutoCloseable {
         }
         output.beginSearch();
         Search started = new Search(limits, position.sideToMove());
-        Optional<EngineFailure> sent = send(position.text() + "\n" + limits.goCommand(spec.has(Quirk.SWAPPED_CLOCKS)));
+        String commands = position.text() + "\n" + limits.goCommand(spec.has(Quirk.SWAPPED_CLOCKS));
+        // The engine's time starts as the go line is written: a write can wake the engine and hand it this
+        // very CPU before the call returns, so a timestamp taken after it could miss the engine's work.
         started.goWrittenNanos = System.nanoTime();
+        Optional<EngineFailure> sent = send(commands);
         if (sent.isPresent()) {
             return sent;
         }
@@ -297,19 +325,19 @@ public final class UsiEngine implements StartResult, AutoCloseable {
     private MoveReply bestMove(EngineOutput.Line line) {
         Search finished = search;
         search = null;
-        String[] words = line.text().split("\\s+");
-        if (words.length < 2 || !MOVE.matcher(words[1]).matches()) {
+        List<String> words = Words.of(line.text(), 4);
+        if (words.size() < 2 || !MOVE.matcher(words.get(1)).matches()) {
             String shown = line.text().length() > 80 ? line.text().substring(0, 80) + "..." : line.text();
             return fail(EngineFailure.Kind.PROTOCOL_ERROR, "'" + shown + "' does not name a move");
         }
-        String ponder = words.length >= 4
-                        && words[2].equals("ponder")
-                        && MOVE.matcher(words[3]).matches()
-                ? words[3]
+        String ponder = words.size() >= 4
+                        && words.get(2).equals("ponder")
+                        && MOVE.matcher(words.get(3)).matches()
+                ? words.get(3)
                 : null;
         String info = output.lastSearchInfo();
         return new BestMove(
-                words[1],
+                words.get(1),
                 ponder,
                 finished.goWrittenNanos,
                 line.readNanos(),
@@ -348,8 +376,8 @@ public final class UsiEngine implements StartResult, AutoCloseable {
         if (search == null || !search.limits.ponder()) {
             throw new IllegalStateException("engine '" + spec.id() + "' is not pondering");
         }
-        Optional<EngineFailure> sent = send("ponderhit");
         search.goWrittenNanos = System.nanoTime();
+        Optional<EngineFailure> sent = send("ponderhit");
         search.deadlineNanos = deadlineFrom(search.goWrittenNanos, search.limits, search.side);
         return sent;
     }
@@ -385,17 +413,30 @@ public final class UsiEngine implements StartResult, AutoCloseable {
         }
     }
 
+    /**
+     * The next protocol line before {@code deadlineNanos}: {@link EngineOutput#END} when the output ended,
+     * null when the deadline passed (the engine has then been killed).
+     */
     private EngineOutput.Line next(long deadlineNanos) {
         if (!setAside.isEmpty()) {
             return setAside.removeFirst();
         }
-        try {
-            return output.next(deadlineNanos);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            close();
-            throw new CancellationException("interrupted while waiting for engine '" + spec.id() + "'");
+        EngineOutput.Line line;
+        if (deadlineNanos == NO_DEADLINE) {
+            line = output.next(true);
+        } else if (System.nanoTime() - deadlineNanos >= 0) {
+            line = output.next(false);
+        } else {
+            deadline.arm(deadlineNanos);
+            line = output.next(true);
+            if (!deadline.disarm()) {
+                return null;
+            }
         }
+        if (line == EngineOutput.END && closed) {
+            throw new CancellationException("the session with engine '" + spec.id() + "' was closed");
+        }
+        return line;
     }
 
     private EngineFailure disconnected(String when) {
@@ -451,12 +492,13 @@ public final class UsiEngine implements StartResult, AutoCloseable {
             quit();
         }
         process.killTree();
+        Housekeeping.unregister(housekeeping);
         try {
             stdin.close();
         } catch (IOException e) {
             // the process is gone; nothing left to flush
         }
-        output.awaitEnd(200);
+        output.close();
     }
 
     public EngineSpec spec() {

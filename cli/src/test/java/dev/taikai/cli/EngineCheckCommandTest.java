@@ -1,0 +1,69 @@
+package dev.taikai.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.taikai.testkit.FakeEngines;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class EngineCheckCommandTest {
+    /** The fake engine's command line, each word quoted as the --engine option expects. */
+    private static String fakeCommand(String... switches) {
+        return FakeEngines.command(switches).stream().map(w -> "'" + w + "'").collect(Collectors.joining(" "));
+    }
+
+    @Test
+    void aCompliantEnginePassesWithExitCodeZero() {
+        CliRun run = CliRun.of("engine-check", "--engine", fakeCommand(), "--variant", "kyotoshogi");
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        List<String> lines = run.outLines();
+        assertTrue(lines.get(0).startsWith("Engine check of java ("), lines.get(0));
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("PASS  go byoyomi")), run.out());
+        assertTrue(lines.stream().anyMatch(l -> l.startsWith("      handshake time: ")), run.out());
+        assertEquals("Result: PASS", lines.get(lines.size() - 1));
+    }
+
+    @Test
+    void aFailingEngineGivesExitCodeOne() {
+        CliRun run = CliRun.of("engine-check", "--engine", fakeCommand("--no-variant"), "--variant", "minishogi");
+        assertEquals(1, run.exitCode());
+        assertTrue(run.out().contains("FAIL  variant"), run.out());
+        assertTrue(run.out().trim().endsWith("Result: FAIL (1 required check failed)"), run.out());
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "engine-check --engine x --variant chess | unknown variant 'chess'",
+                "engine-check --variant minishogi | Missing required option: '--engine=ID|COMMAND'",
+                "engine-check --engine x --variant minishogi --quirk fast | unknown quirk 'fast'; known: swapped-clocks",
+                "engine-check --engine x --variant minishogi --option Hash | --option needs NAME=VALUE, not 'Hash'",
+                "engine-check --engine x --variant minishogi --catalog /no/such.yaml | cannot read engine catalog /no/such.yaml",
+            })
+    void badUsageIsExitCodeTwo(String commandLine, String message) {
+        CliRun run = CliRun.of(commandLine.split(" "));
+        assertEquals(2, run.exitCode(), run.err());
+        assertTrue(run.err().contains(message), run.err());
+        assertFalse(run.err().contains("Exception"), run.err());
+    }
+
+    @Test
+    void aProgramThatDoesNotExistIsAFailedCheckNotACrash() {
+        CliRun run = CliRun.of("engine-check", "--engine", "/no/such/engine", "--variant", "minishogi");
+        assertEquals(1, run.exitCode());
+        assertTrue(
+                run.out()
+                        .contains(
+                                "FAIL  handshake                start failed: cannot start engine 'engine': engine program /no/such/engine does not exist"),
+                run.out());
+    }
+}
