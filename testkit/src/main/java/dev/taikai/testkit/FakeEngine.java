@@ -91,7 +91,12 @@ public final class FakeEngine {
                     }
                 }
                 case "setoption" -> setOption(line);
-                case "usinewgame", "gameover" -> {}
+                case "usinewgame" -> {
+                    if (switches.newGameFloodMegabytes > 0) {
+                        writeRaw('i', switches.newGameFloodMegabytes, true);
+                    }
+                }
+                case "gameover" -> {}
                 case "position" -> position(line);
                 case "go" -> go(words);
                 case "stop" -> stop();

@@ -20,6 +20,7 @@ final class FakeEngineSwitches {
             "  --win                    answer 'bestmove win'",
             "  --huge-line MB           before each bestmove, write one line of MB megabytes",
             "  --flood MB               before each bestmove, write MB megabytes of info lines",
+            "  --flood-on-newgame MB    on usinewgame, write MB megabytes of info lines while nobody waits",
             "  --ignore-stop            never answer stop",
             "  --ignore-quit            do not exit on quit",
             "  --spawn-child            start a child process (sleep 600) and leave it behind",
@@ -45,6 +46,7 @@ final class FakeEngineSwitches {
     boolean win;
     int hugeLineMegabytes;
     int floodMegabytes;
+    int newGameFloodMegabytes;
     boolean ignoreStop;
     boolean ignoreQuit;
     boolean spawnChild;
@@ -75,6 +77,7 @@ final class FakeEngineSwitches {
                 case "--win" -> s.win = true;
                 case "--huge-line" -> s.hugeLineMegabytes = (int) number(args, ++i, arg);
                 case "--flood" -> s.floodMegabytes = (int) number(args, ++i, arg);
+                case "--flood-on-newgame" -> s.newGameFloodMegabytes = (int) number(args, ++i, arg);
                 case "--ignore-stop" -> s.ignoreStop = true;
                 case "--ignore-quit" -> s.ignoreQuit = true;
                 case "--spawn-child" -> s.spawnChild = true;

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.taikai.engineworker.catalog.EngineSpec;
+import dev.taikai.engineworker.catalog.ProcessLimits;
 import dev.taikai.engineworker.catalog.Quirk;
 import dev.taikai.rules.IllegalMoveException;
 import dev.taikai.rules.Position;
@@ -74,6 +75,43 @@ class FakeEngineSessionTest {
         engine.close();
         assertEquals("exited with code 0", engine.exitDescription());
         Sessions.assertNoProcessesLeft(pid);
+    }
+
+    @Test
+    void theEnginesThinkingTimeIsMeasuredAtThePipe() {
+        UsiEngine engine = Sessions.startFake("--think-ms", "100");
+        for (int i = 0; i < 3; i++) {
+            BestMove best = assertInstanceOf(BestMove.class, engine.go(MINI_START, SearchLimits.movetime(1000)));
+            long millis = best.engineNanos() / 1_000_000;
+            assertTrue(millis >= 100 && millis < 160, "measured " + millis + " ms for a 100 ms think");
+            assertTrue(
+                    best.info().timeMillis() >= 100,
+                    "the engine's own report: " + best.info().timeMillis());
+        }
+        Sessions.closeAndAssertGone(engine);
+    }
+
+    @Test
+    void limitsApplyToTheEngineProcess() throws Exception {
+        UsiEngine engine = Sessions.start(
+                Sessions.fake().withLimits(new ProcessLimits(1024, 4096, 4096, 10)), Variant.MINISHOGI, QUICK);
+        String limits = java.nio.file.Files.readString(java.nio.file.Path.of("/proc/" + engine.pid() + "/limits"));
+        assertTrue(limits.matches("(?s).*Max address space\\s+1073741824\\s+1073741824.*"), limits);
+        assertTrue(limits.matches("(?s).*Max processes\\s+4096\\s+4096.*"), limits);
+        assertTrue(limits.matches("(?s).*Max core file size\\s+0\\s+0.*"), limits);
+        assertEquals(engine.pid(), ProcessTable.processGroup(engine.pid()), "the engine leads its own process group");
+        Sessions.closeAndAssertGone(engine);
+    }
+
+    @Test
+    void outputWrittenWhileNobodyWaitsIsDrained() throws Exception {
+        UsiEngine engine = Sessions.startFake("--flood-on-newgame", "20");
+        assertTrue(engine.newGame().isEmpty());
+        Thread.sleep(1500); // nobody reads: the housekeeper must, or the engine blocks on a full pipe
+        long started = System.nanoTime();
+        assertInstanceOf(BestMove.class, engine.go(MINI_START, SearchLimits.nodes(1)));
+        assertTrue(System.nanoTime() - started < 300_000_000L, "the flood was drained before go");
+        Sessions.closeAndAssertGone(engine);
     }
 
     @Test
@@ -264,6 +302,22 @@ class FakeEngineSessionTest {
                 QUICK);
         assertEquals(List.of("option 'Hsh' is not listed by the engine; sent anyway"), engine.warnings());
         assertFalse(engine.failure().isPresent());
+        Sessions.closeAndAssertGone(engine);
+    }
+
+    /** After a misbehaving engine, the next session works as if nothing had happened. */
+    @org.junit.jupiter.api.AfterEach
+    void driverIsHealthyAfterwards(org.junit.jupiter.api.TestInfo test) {
+        if (test.getTestMethod()
+                .map(m -> m.getName().startsWith("aWellBehaved"))
+                .orElse(false)) {
+            return;
+        }
+        UsiEngine engine = Sessions.startFake("--think-ms", "0");
+        assertInstanceOf(
+                BestMove.class,
+                engine.go(MINI_START, SearchLimits.nodes(1)),
+                "driver healthy after " + test.getDisplayName());
         Sessions.closeAndAssertGone(engine);
     }
 
