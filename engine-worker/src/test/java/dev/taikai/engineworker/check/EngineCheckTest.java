@@ -4,22 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.taikai.engineworker.catalog.Catalog;
-import dev.taikai.engineworker.catalog.CatalogException;
 import dev.taikai.engineworker.catalog.EngineSpec;
 import dev.taikai.engineworker.catalog.Quirk;
 import dev.taikai.engineworker.check.CheckReport.Verdict;
+import dev.taikai.engineworker.usi.FairyStockfishSessions;
 import dev.taikai.engineworker.usi.Timeouts;
 import dev.taikai.rules.Variant;
 import dev.taikai.testkit.FakeEngines;
-import java.io.File;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -44,7 +39,7 @@ class EngineCheckTest {
 
     @ParameterizedTest
     @EnumSource(Variants.class)
-    void fairyStockfishWithItsCatalogEntryPasses(Variants variant) throws CatalogException {
+    void fairyStockfishWithItsCatalogEntryPasses(Variants variant) {
         CheckReport report = EngineCheck.run(fairyStockfish(), variant.variant, Timeouts.DEFAULT, r -> {});
         assertTrue(report.passed(), report.render());
         assertEquals(Verdict.PASS, report.result("clocks").verdict(), report.render());
@@ -56,7 +51,7 @@ class EngineCheckTest {
     }
 
     @Test
-    void fairyStockfishWithoutTheQuirkIsCaughtReadingSwappedClocks() throws CatalogException {
+    void fairyStockfishWithoutTheQuirkIsCaughtReadingSwappedClocks() {
         CheckReport report =
                 EngineCheck.run(fairyStockfish().withQuirks(Set.of()), Variant.MINISHOGI, Timeouts.DEFAULT, r -> {});
         assertFalse(report.passed());
@@ -178,18 +173,7 @@ class EngineCheckTest {
         return EngineSpec.of("fake", FakeEngines.command(switches)).withOptions(Map.of());
     }
 
-    private static EngineSpec fairyStockfish() throws CatalogException {
-        String path = System.getenv().getOrDefault("PATH", "") + File.pathSeparator + "/usr/games";
-        boolean installed = false;
-        for (String dir : path.split(File.pathSeparator)) {
-            installed |= !dir.isEmpty() && Files.isExecutable(Path.of(dir, "fairy-stockfish"));
-        }
-        if (!installed) {
-            if (Boolean.getBoolean("taikai.requireFairyStockfish")) {
-                throw new AssertionError("fairy-stockfish is not installed");
-            }
-            Assumptions.abort("fairy-stockfish is not installed (apt-get install fairy-stockfish)");
-        }
-        return Catalog.builtIn().resolve("fairy-stockfish");
+    private static EngineSpec fairyStockfish() {
+        return FairyStockfishSessions.spec();
     }
 }

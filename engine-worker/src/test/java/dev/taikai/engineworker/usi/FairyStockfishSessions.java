@@ -15,11 +15,11 @@ import org.junit.jupiter.api.Assumptions;
  * Debian's fairy-stockfish for driver tests. Missing, the calling test is skipped with a message, unless
  * the build runs with {@code -DrequireFairyStockfish=true} (as the test command does, having installed it).
  */
-final class FairyStockfishSessions {
+public final class FairyStockfishSessions {
     private FairyStockfishSessions() {}
 
-    /** The catalog entry Taikai ships for Fairy-Stockfish 11.1: it reads the clocks swapped. */
-    static EngineSpec spec() {
+    /** The catalog entry Taikai ships for Fairy-Stockfish 11.1 (it reads the clocks swapped), at its installed path. */
+    public static EngineSpec spec() {
         String path = System.getenv().getOrDefault("PATH", "") + File.pathSeparator + "/usr/games";
         for (String dir : path.split(File.pathSeparator)) {
             Path candidate = Path.of(dir.isEmpty() ? "." : dir, "fairy-stockfish");
