@@ -13,6 +13,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 moves="${1:-1000}"
 rounds="${2:-3}"
+warmup=10000 # moves before measuring in each JVM, so the driver runs JIT-compiled as in a long tournament
 variant="${3:-minishogi}"
 out="$root/bench/out"
 report="$root/bench/results/driver-latest.md"
@@ -36,7 +37,7 @@ for ((r = 1; r <= rounds; r++)); do
   echo "round $r of $rounds: baseline, then Taikai ($moves moves each)" >&2
   "$out/pipe-baseline" "$fsf" "$variant" "$sfen" "go nodes 1" $((moves + 200)) | tail -n "$moves" >> "$out/baseline.ns"
   java -XX:+UseSerialGC -cp "$root/bench/target/benchmarks.jar" dev.taikai.bench.DriverOverhead \
-    "$fsf" "$variant" "$moves" 500 >> "$out/taikai.txt"
+    "$fsf" "$variant" "$moves" "$warmup" >> "$out/taikai.txt"
 done
 
 stats() { # file column -> "median p99" in microseconds
@@ -49,8 +50,9 @@ read -r pipe_med pipe_p99 < <(stats "$out/taikai.txt" 2)
 read -r java_med java_p99 < <(stats "$out/taikai.txt" 3)
 awk '{ print $1 - $2 }' "$out/taikai.txt" > "$out/own.ns"
 read -r own_med own_p99 < <(stats "$out/own.ns" 1)
-diff=$(awk -v t="$tk_med" -v b="$base_med" 'BEGIN { printf "%.1f", t - b }')
-diff_java=$(awk -v t="$tk_med" -v b="$java_med" 'BEGIN { printf "%.1f", t - b }')
+versus() { awk -v t="$1" -v b="$2" 'BEGIN { d = t - b; printf "%.1f µs %s", (d < 0 ? -d : d), (d < 0 ? "below" : "above") }'; }
+diff=$(versus "$tk_med" "$base_med")
+diff_java=$(versus "$tk_med" "$java_med")
 samples=$(wc -l < "$out/baseline.ns")
 
 cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
@@ -61,7 +63,8 @@ cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
   echo
   echo "- Machine: $cpu, $(nproc) cores; $(uname -sr); $(java -version 2>&1 | head -1)"
   echo "- Engine: $(echo quit | "$fsf" 2>&1 | head -1), \`go nodes 1\` from the $variant start, $samples moves per side"
-  echo "  ($rounds interleaved rounds of $moves after warm-up moves)."
+  echo "  ($rounds interleaved rounds of $moves; in each JVM after $warmup warm-up moves, so the code is JIT-compiled"
+  echo "  as in a long tournament)."
   echo "- C baseline: bench/pipe-baseline.c (gcc -O2): write \`position\`/\`go\`, read lines up to \`bestmove\`."
   echo "- Java baseline: the same loop in Java, alternating move by move with Taikai in one JVM (its own engine process)."
   echo "- Taikai: \`UsiEngine.go\` timed from the call to its return (deadline, parsing, telemetry included)."
@@ -74,7 +77,7 @@ cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
   echo "| Taikai, its pipe measurement (go written to bestmove read) | $pipe_med | $pipe_p99 |"
   echo "| Taikai, own time outside the pipe measurement | $own_med | $own_p99 |"
   echo
-  echo "**Taikai's median is $diff_java µs above the Java baseline's and $diff µs above the C baseline's**"
+  echo "**Taikai's median is $diff the C baseline's and $diff_java the Java baseline's**"
   echo "(goal: within 50 µs). The Java baseline isolates what the driver adds; the gap between the two"
   echo "baselines is the JVM's own cost of a pipe round trip on this machine."
 } | tee "$report"
