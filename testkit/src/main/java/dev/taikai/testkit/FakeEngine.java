@@ -153,7 +153,7 @@ public final class FakeEngine {
             Position p = where.equals("startpos") ? Position.start(variant) : Sfen.parse(variant, where.substring(5));
             if (movesAt >= 0) {
                 for (String move : rest.substring(movesAt + 7).trim().split("\\s+")) {
-                    p = p.play(Usi.parse(p, move, Notation.FAIRY_STOCKFISH));
+                    p = p.play(Usi.parse(p, move, notation()));
                 }
             }
             position = p;
@@ -275,7 +275,13 @@ public final class FakeEngine {
             return illegalMove(searched);
         }
         int[] legal = searched.legalMoves();
-        return legal.length == 0 ? "resign" : Usi.format(legal[random.nextInt(legal.length)], searched.variant());
+        return legal.length == 0
+                ? "resign"
+                : Usi.format(legal[random.nextInt(legal.length)], searched.variant(), notation());
+    }
+
+    private Notation notation() {
+        return switches.lishogi ? Notation.LISHOGI : Notation.FAIRY_STOCKFISH;
     }
 
     /** A well-formed board move that the rules reject in this position. */

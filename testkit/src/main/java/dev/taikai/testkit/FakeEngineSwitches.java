@@ -29,6 +29,7 @@ final class FakeEngineSwitches {
             "  --slow-start MS          wait MS before reading anything",
             "  --swapped-clocks         read btime/wtime the wrong way round, as Fairy-Stockfish 11.1 does",
             "  --ponder                 offer USI_Ponder",
+            "  --lishogi                read and write Kyoto shogi in lishogi notation",
             "  --stderr TEXT            write TEXT to standard error at start");
 
     String name = "Taikai fake engine";
@@ -55,6 +56,7 @@ final class FakeEngineSwitches {
     long slowStartMillis;
     boolean swappedClocks;
     boolean ponder;
+    boolean lishogi;
     String stderrText;
 
     static FakeEngineSwitches parse(String[] args) {
@@ -86,6 +88,7 @@ final class FakeEngineSwitches {
                 case "--slow-start" -> s.slowStartMillis = number(args, ++i, arg);
                 case "--swapped-clocks" -> s.swappedClocks = true;
                 case "--ponder" -> s.ponder = true;
+                case "--lishogi" -> s.lishogi = true;
                 case "--stderr" -> s.stderrText = value(args, ++i, arg);
                 default -> throw new IllegalArgumentException("unknown switch '" + arg + "'");
             }

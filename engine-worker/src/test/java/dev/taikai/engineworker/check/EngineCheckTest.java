@@ -156,6 +156,26 @@ class EngineCheckTest {
     }
 
     @Test
+    void theCatalogsKyotoNotationIsHeldToTheLetter() {
+        EngineSpec lishogiFake = fake("--lishogi");
+        EngineSpec declared = new EngineSpec(
+                lishogiFake.id(),
+                lishogiFake.command(),
+                null,
+                Map.of(),
+                Map.of(),
+                EngineSpec.AUTO_VARIANT_OPTION,
+                dev.taikai.rules.Notation.LISHOGI,
+                Set.of(),
+                lishogiFake.limits());
+        CheckReport right = EngineCheck.run(declared, Variant.KYOTOSHOGI, QUICK, r -> {});
+        assertTrue(right.passed(), right.render());
+        CheckReport wrong = EngineCheck.run(lishogiFake, Variant.KYOTOSHOGI, QUICK, r -> {});
+        assertFalse(wrong.passed(), "a lishogi-speaking engine declared as fsf: " + wrong.render());
+        assertTrue(wrong.render().contains("turns into a"), wrong.render());
+    }
+
+    @Test
     void floodsAndHugeLinesDoNotDisturbTheCheck() {
         assertTrue(check(fake("--flood", "5")).passed());
         assertTrue(check(fake("--huge-line", "5")).passed());
