@@ -164,13 +164,17 @@ public final class Catalog {
     }
 
     /**
-     * The entry with id {@code idOrCommand}, or else an entry for that command line: a program and its
+     * The entry with id {@code idOrCommand}; else, when it holds {@code cmd=...}, the entry its key=value
+     * pairs describe ({@link EngineArguments}); else an entry for that command line: a program and its
      * arguments separated by spaces, with single or double quotes around arguments that contain spaces.
      */
     public EngineSpec resolve(String idOrCommand) throws CatalogException {
         EngineSpec known = engines.get(idOrCommand.trim());
         if (known != null) {
             return known;
+        }
+        if (EngineArguments.looksLikeArguments(idOrCommand)) {
+            return EngineArguments.parse(idOrCommand);
         }
         List<String> argv = splitCommandLine(idOrCommand);
         if (argv.isEmpty()) {

@@ -81,6 +81,32 @@ class CatalogTest {
         assertEquals("engine", command.id());
         assertEquals(List.of("/opt/x/engine", "--threads", "2", "a b", "c d"), command.command());
         assertTrue(command.quirks().isEmpty());
+        EngineSpec pairs =
+                catalog.resolve("name=strong cmd=/usr/games/fairy-stockfish arg=-x dir=/tmp 'option.Skill Level=5'"
+                        + " option.Hash=64 env.OMP_NUM_THREADS=1 quirk=swapped-clocks notation=lishogi variant-option=UCI_Variant"
+                        + " memory-mb=1024 processes=32 max-line-bytes=4096 stderr-lines=5");
+        assertEquals("strong", pairs.id());
+        assertEquals(List.of("/usr/games/fairy-stockfish", "-x"), pairs.command());
+        assertEquals(Path.of("/tmp"), pairs.workingDirectory());
+        assertEquals(Map.of("Skill Level", "5", "Hash", "64"), pairs.options());
+        assertEquals(Map.of("OMP_NUM_THREADS", "1"), pairs.environment());
+        assertEquals(Set.of(Quirk.SWAPPED_CLOCKS), pairs.quirks());
+        assertEquals(Notation.LISHOGI, pairs.notation());
+        assertEquals("UCI_Variant", pairs.variantOption());
+        assertEquals(new ProcessLimits(1024, 32, 4096, 5), pairs.limits());
+        assertEquals("engine", catalog.resolve("cmd=/opt/engine").id());
+        assertEquals(
+                "unknown engine argument 'comand'",
+                assertThrows(CatalogException.class, () -> catalog.resolve("cmd=x comand=y"))
+                        .getMessage());
+        assertEquals(
+                "memory-mb needs a whole number, not 'lots'",
+                assertThrows(CatalogException.class, () -> catalog.resolve("cmd=x memory-mb=lots"))
+                        .getMessage());
+        assertEquals(
+                "unknown quirk 'fast'",
+                assertThrows(CatalogException.class, () -> catalog.resolve("cmd=x quirk=fast"))
+                        .getMessage());
         assertThrows(CatalogException.class, () -> catalog.resolve("  "));
         assertThrows(CatalogException.class, () -> catalog.resolve("engine 'unclosed"));
     }
