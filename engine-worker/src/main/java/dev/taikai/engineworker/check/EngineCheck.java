@@ -386,13 +386,20 @@ public final class EngineCheck {
             return;
         }
         long roundTrip = median(roundTrips);
-        String engineTime = reported.isEmpty()
-                ? "the engine reports no 'info time'"
-                : String.format(
-                        Locale.ROOT,
-                        "engine-reported 'info time' median %d ms, so overhead about %.2f ms",
-                        median(reported) / MILLI,
-                        (roundTrip - median(reported)) / 1e6);
+        long engineMedian = reported.isEmpty() ? -1 : median(reported);
+        String engineTime;
+        if (engineMedian < 0) {
+            engineTime = "the engine reports no 'info time'";
+        } else if (engineMedian > roundTrip) {
+            engineTime = "the engine's own 'info time' (median " + engineMedian / MILLI
+                    + " ms) is coarser than the round trip, so the overhead is below its resolution";
+        } else {
+            engineTime = String.format(
+                    Locale.ROOT,
+                    "engine-reported 'info time' median %d ms, so overhead about %.2f ms",
+                    engineMedian / MILLI,
+                    (roundTrip - engineMedian) / 1e6);
+        }
         report.note(String.format(
                 Locale.ROOT,
                 "per-move round trip ('go nodes 1', %d moves): median %.2f ms, max %.2f ms; %s",
