@@ -32,6 +32,7 @@ public final class FakeEngine {
     private Variant variant = Variant.MINISHOGI;
     private Position position = Position.start(Variant.MINISHOGI);
     private int answeredMoves;
+    private int scripted;
     private Search search;
 
     /** A running {@code go}: the searcher thread waits on {@link #searchLock} until it may answer. */
@@ -255,8 +256,9 @@ public final class FakeEngine {
             writeRaw('i', switches.floodMegabytes, true);
         }
         String move = chooseMove(searched);
-        send("info depth 1 seldepth 1 score cp " + (random.nextInt(201) - 100) + " nodes " + (1 + random.nextInt(1000))
-                + " nps 1000 time " + elapsedMillis + " hashfull 0 pv " + move);
+        int score = switches.score != null ? switches.score : random.nextInt(201) - 100;
+        send("info depth 1 seldepth 1 score cp " + score + " nodes " + (1 + random.nextInt(1000)) + " nps 1000 time "
+                + elapsedMillis + " hashfull 0 pv " + move);
         send("bestmove " + move);
         answeredMoves++;
     }
@@ -273,6 +275,14 @@ public final class FakeEngine {
         }
         if (switches.illegalMove) {
             return illegalMove(searched);
+        }
+        if (scripted < switches.script.size()) {
+            String next = switches.script.get(scripted++);
+            try {
+                return Usi.format(Usi.parse(searched, next), searched.variant(), notation());
+            } catch (MoveException e) {
+                scripted = switches.script.size(); // the script no longer fits the game: play on at random
+            }
         }
         int[] legal = searched.legalMoves();
         return legal.length == 0

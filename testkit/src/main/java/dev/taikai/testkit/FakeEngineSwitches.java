@@ -30,6 +30,8 @@ final class FakeEngineSwitches {
             "  --swapped-clocks         read btime/wtime the wrong way round, as Fairy-Stockfish 11.1 does",
             "  --ponder                 offer USI_Ponder",
             "  --lishogi                read and write Kyoto shogi in lishogi notation",
+            "  --score CP               report this score (centipawns) with every move",
+            "  --script M1,M2,...       play these moves in turn while they are legal, then random ones",
             "  --stderr TEXT            write TEXT to standard error at start");
 
     String name = "Taikai fake engine";
@@ -57,6 +59,8 @@ final class FakeEngineSwitches {
     boolean swappedClocks;
     boolean ponder;
     boolean lishogi;
+    Integer score;
+    java.util.List<String> script = java.util.List.of();
     String stderrText;
 
     static FakeEngineSwitches parse(String[] args) {
@@ -89,6 +93,9 @@ final class FakeEngineSwitches {
                 case "--swapped-clocks" -> s.swappedClocks = true;
                 case "--ponder" -> s.ponder = true;
                 case "--lishogi" -> s.lishogi = true;
+                case "--score" -> s.score = (int) number(args, ++i, arg);
+                case "--script" ->
+                    s.script = java.util.List.of(value(args, ++i, arg).split(","));
                 case "--stderr" -> s.stderrText = value(args, ++i, arg);
                 default -> throw new IllegalArgumentException("unknown switch '" + arg + "'");
             }

@@ -1,0 +1,33 @@
+package dev.taikai.referee.game;
+
+import dev.taikai.rules.Variant;
+
+/**
+ * One game to play, as the scheduler plans it: its deterministic identity (ARCHITECTURE.md, decision
+ * 2), who plays which side, from where, and under which rules of time and adjudication.
+ *
+ * @param gameId unique in its tournament and the same every time the tournament is planned
+ * @param round 1-based round
+ * @param pairing 1-based index of the pairing (the two engines) in the round
+ * @param gameInPairing 1-based; games 2k−1 and 2k of a pairing share an opening with colours swapped
+ * @param sente the entrant playing sente, by its name in the tournament
+ * @param overrunMarginMillis how far past its time an engine may answer before it loses on time
+ */
+public record GameAssignment(
+        String gameId,
+        int round,
+        int pairing,
+        int gameInPairing,
+        Variant variant,
+        String sente,
+        String gote,
+        Opening opening,
+        TimeControl senteTimeControl,
+        TimeControl goteTimeControl,
+        long overrunMarginMillis,
+        Adjudication adjudication) {
+    /** The number of the game pair this game belongs to within its pairing (1-based). */
+    public int pair() {
+        return (gameInPairing + 1) / 2;
+    }
+}
