@@ -1,11 +1,11 @@
 package dev.taikai.cli;
 
 import dev.taikai.engineworker.catalog.Catalog;
-import dev.taikai.engineworker.catalog.CatalogException;
 import dev.taikai.engineworker.catalog.EngineSpec;
 import dev.taikai.engineworker.catalog.Quirk;
 import dev.taikai.engineworker.check.CheckReport;
 import dev.taikai.engineworker.check.EngineCheck;
+import dev.taikai.engineworker.config.ConfigException;
 import dev.taikai.engineworker.usi.Timeouts;
 import dev.taikai.rules.Variant;
 import java.io.PrintWriter;
@@ -105,7 +105,7 @@ final class EngineCheckCommand implements Callable<Integer> {
                                 new Failures.UsageException("unknown quirk '" + quirk + "'; known: swapped-clocks")));
             }
             return resolved.withOptions(allOptions).withQuirks(allQuirks);
-        } catch (CatalogException e) {
+        } catch (ConfigException e) {
             throw new Failures.UsageException(e.getMessage());
         }
     }

@@ -1,5 +1,7 @@
 package dev.taikai.engineworker.catalog;
 
+import dev.taikai.engineworker.config.ConfigException;
+import dev.taikai.engineworker.config.YamlNode;
 import dev.taikai.rules.Notation;
 import java.io.IOException;
 import java.io.Reader;
@@ -15,11 +17,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import org.yaml.snakeyaml.LoaderOptions;
-import org.yaml.snakeyaml.Yaml;
-import org.yaml.snakeyaml.error.MarkedYAMLException;
-import org.yaml.snakeyaml.error.YAMLException;
-import org.yaml.snakeyaml.nodes.Node;
 
 /**
  * The engines a worker may run, by id. Read from a YAML file whose format is documented in
@@ -27,8 +24,10 @@ import org.yaml.snakeyaml.nodes.Node;
  */
 public final class Catalog {
     private static final Set<String> TOP_KEYS = Set.of("engines");
-    private static final Set<String> ENGINE_KEYS = Set.of(
+    /** The keys of a catalog entry. */
+    public static final Set<String> ENGINE_KEYS = Set.of(
             "id", "command", "args", "workdir", "env", "options", "variant-option", "notation", "quirks", "limits");
+
     private static final Set<String> LIMIT_KEYS = Set.of("memory-mb", "processes", "max-line-bytes", "stderr-lines");
 
     private final Map<String, EngineSpec> engines;
@@ -46,35 +45,22 @@ public final class Catalog {
         return new Catalog(engines);
     }
 
-    public static Catalog read(Path file) throws CatalogException {
+    public static Catalog read(Path file) throws ConfigException {
         String text;
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new CatalogException("cannot read engine catalog " + file + ": " + e.getMessage());
+            throw new ConfigException("cannot read engine catalog " + file + ": " + e.getMessage());
         }
         return parse(new StringReader(text), file.toString());
     }
 
     /** Parses catalog text; {@code fileName} is only used in error messages. */
-    public static Catalog parse(Reader text, String fileName) throws CatalogException {
-        Node root;
-        try {
-            LoaderOptions options = new LoaderOptions();
-            options.setAllowDuplicateKeys(true); // reported by YamlNode with the key's line
-            root = new Yaml(options).compose(text);
-        } catch (MarkedYAMLException e) {
-            throw new CatalogException(
-                    fileName + ":" + (e.getProblemMark().getLine() + 1) + ": not valid YAML: " + e.getProblem());
-        } catch (YAMLException e) {
-            throw new CatalogException(fileName + ": not valid YAML: " + e.getMessage());
-        }
-        if (root == null) {
-            throw new CatalogException(fileName + ": the catalog is empty; it needs an 'engines' list");
-        }
-        YamlNode engines = new YamlNode(root, fileName, "").mapping(TOP_KEYS).get("engines");
+    public static Catalog parse(Reader text, String fileName) throws ConfigException {
+        YamlNode root = YamlNode.root(text, fileName, "the catalog is empty; it needs an 'engines' list");
+        YamlNode engines = root.mapping(TOP_KEYS).get("engines");
         if (engines == null) {
-            throw new YamlNode(root, fileName, "").error("the catalog needs an 'engines' list");
+            throw root.error("the catalog needs an 'engines' list");
         }
         Map<String, EngineSpec> byId = new LinkedHashMap<>();
         for (YamlNode entry : engines.sequence()) {
@@ -86,8 +72,14 @@ public final class Catalog {
         return new Catalog(byId);
     }
 
-    private static EngineSpec engine(YamlNode entry) throws CatalogException {
-        Map<String, YamlNode> fields = entry.mapping(ENGINE_KEYS);
+    /** One engine entry, as in a catalog file (also used by tournament files for inline engines). */
+    public static EngineSpec engine(YamlNode entry) throws ConfigException {
+        return engine(entry, ENGINE_KEYS);
+    }
+
+    /** An engine entry that may carry {@code extraKeys} for its caller (a tournament's per-engine settings). */
+    public static EngineSpec engine(YamlNode entry, Set<String> allowedKeys) throws ConfigException {
+        Map<String, YamlNode> fields = entry.mapping(allowedKeys);
         YamlNode idNode = required(entry, fields, "id");
         String id = idNode.nonEmpty();
         if (!id.matches("[A-Za-z0-9][A-Za-z0-9._-]*")) {
@@ -123,7 +115,7 @@ public final class Catalog {
         return new EngineSpec(id, command, workdir, env, options, variantOption, notation, quirks, limits);
     }
 
-    private static ProcessLimits limits(YamlNode node) throws CatalogException {
+    private static ProcessLimits limits(YamlNode node) throws ConfigException {
         Map<String, YamlNode> fields = node.mapping(LIMIT_KEYS);
         ProcessLimits d = ProcessLimits.DEFAULT;
         return new ProcessLimits(
@@ -137,7 +129,7 @@ public final class Catalog {
                         : d.stderrLines());
     }
 
-    private static Map<String, String> stringMap(YamlNode node) throws CatalogException {
+    private static Map<String, String> stringMap(YamlNode node) throws ConfigException {
         Map<String, String> values = new LinkedHashMap<>();
         if (node != null) {
             for (Map.Entry<String, YamlNode> entry : node.mapping(Set.of()).entrySet()) {
@@ -147,7 +139,7 @@ public final class Catalog {
         return values;
     }
 
-    private static YamlNode required(YamlNode entry, Map<String, YamlNode> fields, String key) throws CatalogException {
+    private static YamlNode required(YamlNode entry, Map<String, YamlNode> fields, String key) throws ConfigException {
         YamlNode value = fields.get(key);
         if (value == null) {
             throw entry.error("an engine needs '" + key + "'");
@@ -168,7 +160,7 @@ public final class Catalog {
      * pairs describe ({@link EngineArguments}); else an entry for that command line: a program and its
      * arguments separated by spaces, with single or double quotes around arguments that contain spaces.
      */
-    public EngineSpec resolve(String idOrCommand) throws CatalogException {
+    public EngineSpec resolve(String idOrCommand) throws ConfigException {
         EngineSpec known = engines.get(idOrCommand.trim());
         if (known != null) {
             return known;
@@ -178,13 +170,13 @@ public final class Catalog {
         }
         List<String> argv = splitCommandLine(idOrCommand);
         if (argv.isEmpty()) {
-            throw new CatalogException("no engine given: expected a catalog id or a command");
+            throw new ConfigException("no engine given: expected a catalog id or a command");
         }
         String program = Path.of(argv.get(0)).getFileName().toString();
         return EngineSpec.of(program.isEmpty() ? "engine" : program, argv);
     }
 
-    static List<String> splitCommandLine(String text) throws CatalogException {
+    static List<String> splitCommandLine(String text) throws ConfigException {
         List<String> words = new ArrayList<>();
         StringBuilder word = new StringBuilder();
         boolean inWord = false;
@@ -212,7 +204,7 @@ public final class Catalog {
             }
         }
         if (quote != 0) {
-            throw new CatalogException("unclosed " + quote + " in engine command: " + text);
+            throw new ConfigException("unclosed " + quote + " in engine command: " + text);
         }
         if (inWord) {
             words.add(word.toString());

@@ -1,5 +1,6 @@
 package dev.taikai.engineworker.catalog;
 
+import dev.taikai.engineworker.config.ConfigException;
 import dev.taikai.rules.Notation;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,15 +22,15 @@ public final class EngineArguments {
     private EngineArguments() {}
 
     /** True when {@code text} reads as key=value pairs with a {@code cmd}, rather than an id or a command line. */
-    public static boolean looksLikeArguments(String text) throws CatalogException {
+    public static boolean looksLikeArguments(String text) throws ConfigException {
         return Catalog.splitCommandLine(text).stream().anyMatch(word -> word.startsWith("cmd="));
     }
 
-    public static EngineSpec parse(String text) throws CatalogException {
+    public static EngineSpec parse(String text) throws ConfigException {
         return parse(Catalog.splitCommandLine(text));
     }
 
-    public static EngineSpec parse(List<String> pairs) throws CatalogException {
+    public static EngineSpec parse(List<String> pairs) throws ConfigException {
         String id = null;
         String command = null;
         Path dir = null;
@@ -47,7 +48,7 @@ public final class EngineArguments {
         for (String pair : pairs) {
             int equals = pair.indexOf('=');
             if (equals <= 0) {
-                throw new CatalogException("engine argument '" + pair + "' is not key=value");
+                throw new ConfigException("engine argument '" + pair + "' is not key=value");
             }
             String key = pair.substring(0, equals);
             String value = pair.substring(equals + 1);
@@ -67,23 +68,23 @@ public final class EngineArguments {
                 case "quirk" -> {
                     for (String name : value.split(",")) {
                         quirks.add(Quirk.byId(name.trim())
-                                .orElseThrow(() -> new CatalogException("unknown quirk '" + name.trim() + "'")));
+                                .orElseThrow(() -> new ConfigException("unknown quirk '" + name.trim() + "'")));
                     }
                 }
                 case "notation" ->
                     notation = Notation.byId(value)
                             .orElseThrow(
-                                    () -> new CatalogException("unknown notation '" + value + "'; use fsf or lishogi"));
+                                    () -> new ConfigException("unknown notation '" + value + "'; use fsf or lishogi"));
                 case "variant-option" -> variantOption = value;
                 case "memory-mb" -> memory = number(key, value, 0, 1 << 20);
                 case "processes" -> processes = number(key, value, 0, 1 << 20);
                 case "max-line-bytes" -> lineBytes = number(key, value, 256, 64 << 20);
                 case "stderr-lines" -> stderrLines = number(key, value, 1, 10_000);
-                default -> throw new CatalogException("unknown engine argument '" + key + "'");
+                default -> throw new ConfigException("unknown engine argument '" + key + "'");
             }
         }
         if (command == null || command.isBlank()) {
-            throw new CatalogException("engine arguments need cmd=<program>");
+            throw new ConfigException("engine arguments need cmd=<program>");
         }
         List<String> argv = new ArrayList<>();
         argv.add(command);
@@ -101,15 +102,15 @@ public final class EngineArguments {
                 new ProcessLimits(memory, (int) processes, (int) lineBytes, (int) stderrLines));
     }
 
-    private static long number(String key, String value, long min, long max) throws CatalogException {
+    private static long number(String key, String value, long min, long max) throws ConfigException {
         try {
             long parsed = Long.parseLong(value);
             if (parsed < min || parsed > max) {
-                throw new CatalogException(key + "=" + value + " is out of range (" + min + " to " + max + ")");
+                throw new ConfigException(key + "=" + value + " is out of range (" + min + " to " + max + ")");
             }
             return parsed;
         } catch (NumberFormatException e) {
-            throw new CatalogException(key + " needs a whole number, not '" + value + "'");
+            throw new ConfigException(key + " needs a whole number, not '" + value + "'");
         }
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.taikai.engineworker.config.ConfigException;
 import dev.taikai.rules.Notation;
 import java.io.StringReader;
 import java.nio.file.Path;
@@ -17,7 +18,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 class CatalogTest {
     @Test
-    void theDocumentedExampleReadsAsDocumented() throws CatalogException {
+    void theDocumentedExampleReadsAsDocumented() throws ConfigException {
         Catalog catalog = Catalog.read(Path.of("../docs/engines.example.yaml"));
         assertEquals(3, catalog.engines().size());
 
@@ -66,14 +67,14 @@ class CatalogTest {
                 "engines:\\n\\t- id: a | engines.yaml:2: not valid YAML",
             })
     void everyErrorNamesFileLineAndField(String yaml, String message) {
-        CatalogException e = assertThrows(
-                CatalogException.class,
+        ConfigException e = assertThrows(
+                ConfigException.class,
                 () -> Catalog.parse(new StringReader(yaml.replace("\\n", "\n").replace("\\t", "\t")), "engines.yaml"));
         assertTrue(e.getMessage().startsWith(message), e.getMessage());
     }
 
     @Test
-    void anIdOrACommandLine() throws CatalogException {
+    void anIdOrACommandLine() throws ConfigException {
         Catalog catalog = Catalog.builtIn();
         assertEquals(
                 Set.of(Quirk.SWAPPED_CLOCKS), catalog.resolve("fairy-stockfish").quirks());
@@ -97,17 +98,17 @@ class CatalogTest {
         assertEquals("engine", catalog.resolve("cmd=/opt/engine").id());
         assertEquals(
                 "unknown engine argument 'comand'",
-                assertThrows(CatalogException.class, () -> catalog.resolve("cmd=x comand=y"))
+                assertThrows(ConfigException.class, () -> catalog.resolve("cmd=x comand=y"))
                         .getMessage());
         assertEquals(
                 "memory-mb needs a whole number, not 'lots'",
-                assertThrows(CatalogException.class, () -> catalog.resolve("cmd=x memory-mb=lots"))
+                assertThrows(ConfigException.class, () -> catalog.resolve("cmd=x memory-mb=lots"))
                         .getMessage());
         assertEquals(
                 "unknown quirk 'fast'",
-                assertThrows(CatalogException.class, () -> catalog.resolve("cmd=x quirk=fast"))
+                assertThrows(ConfigException.class, () -> catalog.resolve("cmd=x quirk=fast"))
                         .getMessage());
-        assertThrows(CatalogException.class, () -> catalog.resolve("  "));
-        assertThrows(CatalogException.class, () -> catalog.resolve("engine 'unclosed"));
+        assertThrows(ConfigException.class, () -> catalog.resolve("  "));
+        assertThrows(ConfigException.class, () -> catalog.resolve("engine 'unclosed"));
     }
 }

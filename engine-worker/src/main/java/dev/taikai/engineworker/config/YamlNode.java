@@ -1,10 +1,15 @@
-package dev.taikai.engineworker.catalog;
+package dev.taikai.engineworker.config;
 
+import java.io.Reader;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.yaml.snakeyaml.LoaderOptions;
+import org.yaml.snakeyaml.Yaml;
+import org.yaml.snakeyaml.error.MarkedYAMLException;
+import org.yaml.snakeyaml.error.YAMLException;
 import org.yaml.snakeyaml.nodes.MappingNode;
 import org.yaml.snakeyaml.nodes.Node;
 import org.yaml.snakeyaml.nodes.NodeTuple;
@@ -16,28 +21,61 @@ import org.yaml.snakeyaml.nodes.SequenceNode;
  * can say so: {@code engines.yaml:7: engines[0].limits.memory-mb: expected a whole number, not 'lots'}.
  * Built on SnakeYAML's composed node tree; nothing is ever instantiated from the document.
  */
-final class YamlNode {
+public final class YamlNode {
     private final Node node;
     private final String file;
     private final String path;
 
-    YamlNode(Node node, String file, String path) {
+    public YamlNode(Node node, String file, String path) {
         this.node = node;
         this.file = file;
         this.path = path;
     }
 
-    String path() {
+    /**
+     * The root of a YAML document; only the node tree is built, nothing is instantiated from it.
+     *
+     * @throws ConfigException for text that is not YAML, or an empty document
+     */
+    public static YamlNode root(Reader text, String fileName, String emptyMessage) throws ConfigException {
+        Node root;
+        try {
+            LoaderOptions options = new LoaderOptions();
+            options.setAllowDuplicateKeys(true); // reported by mapping() with the key's line
+            root = new Yaml(options).compose(text);
+        } catch (MarkedYAMLException e) {
+            throw new ConfigException(
+                    fileName + ":" + (e.getProblemMark().getLine() + 1) + ": not valid YAML: " + e.getProblem());
+        } catch (YAMLException e) {
+            throw new ConfigException(fileName + ": not valid YAML: " + e.getMessage());
+        }
+        if (root == null) {
+            throw new ConfigException(fileName + ": " + emptyMessage);
+        }
+        return new YamlNode(root, fileName, "");
+    }
+
+    /** True for a single value (not a mapping or list). */
+    public boolean isScalar() {
+        return node instanceof ScalarNode;
+    }
+
+    /** True for a mapping. */
+    public boolean isMapping() {
+        return node instanceof MappingNode;
+    }
+
+    public String path() {
         return path;
     }
 
-    CatalogException error(String problem) {
-        return new CatalogException(file + ":" + (node.getStartMark().getLine() + 1) + ": "
+    public ConfigException error(String problem) {
+        return new ConfigException(file + ":" + (node.getStartMark().getLine() + 1) + ": "
                 + (path.isEmpty() ? "" : path + ": ") + problem);
     }
 
     /** The entries of a mapping, in file order; only {@code known} keys are allowed. */
-    Map<String, YamlNode> mapping(Set<String> known) throws CatalogException {
+    public Map<String, YamlNode> mapping(Set<String> known) throws ConfigException {
         if (!(node instanceof MappingNode mapping)) {
             throw error("expected a mapping of keys to values");
         }
@@ -56,7 +94,7 @@ final class YamlNode {
         return entries;
     }
 
-    List<YamlNode> sequence() throws CatalogException {
+    public List<YamlNode> sequence() throws ConfigException {
         if (!(node instanceof SequenceNode sequence)) {
             throw error("expected a list");
         }
@@ -67,14 +105,14 @@ final class YamlNode {
         return items;
     }
 
-    String scalar() throws CatalogException {
+    public String scalar() throws ConfigException {
         if (!(node instanceof ScalarNode scalar)) {
             throw error("expected a single value");
         }
         return scalar.getValue();
     }
 
-    String nonEmpty() throws CatalogException {
+    public String nonEmpty() throws ConfigException {
         String value = scalar().trim();
         if (value.isEmpty()) {
             throw error("must not be empty");
@@ -82,7 +120,7 @@ final class YamlNode {
         return value;
     }
 
-    long number(long min, long max) throws CatalogException {
+    public long number(long min, long max) throws ConfigException {
         String text = scalar().trim();
         long value;
         try {
@@ -97,7 +135,7 @@ final class YamlNode {
     }
 
     /** A list of strings; a single value counts as a list of one. */
-    List<String> strings() throws CatalogException {
+    public List<String> strings() throws ConfigException {
         if (node instanceof ScalarNode) {
             return List.of(scalar());
         }
