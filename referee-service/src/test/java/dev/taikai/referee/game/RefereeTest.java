@@ -41,6 +41,38 @@ class RefereeTest {
     }
 
     @Test
+    void recordsAsKif() throws Exception {
+        Opening opening = Opening.of(Sfen.parse(Variant.MINISHOGI, "4k/5/5/5/K3r b - 1"), List.of());
+        GameRecord record = play(
+                opening,
+                List.of("--script", "5e5d,5d5e,5e5d,5d5e,5e5d,5d5e"),
+                List.of("--script", "1e1d,1d1e,1e1d,1d1e,1e1d,1d1e"),
+                TimeControl.nodes(1),
+                Adjudication.DEFAULT);
+        String kif = Kif.write(record, "test");
+        assertTrue(kif.contains("手合割：五々将棋\n"), kif);
+        assertTrue(kif.contains("先手：sente\n後手：gote\n"), kif);
+        assertTrue(kif.contains("|v飛 ・ ・ ・ ・|一") || kif.contains("| ・ ・ ・ ・v玉|一"), kif);
+        assertTrue(kif.contains("   1 ５四玉(55)"), kif);
+        assertTrue(kif.contains("   2 １四飛不成(15)"), kif);
+        assertTrue(kif.contains("  13 反則負け"), kif);
+        assertTrue(kif.trim().endsWith("まで12手で先手の勝ち"), kif);
+
+        GameRecord kyoto = play(
+                Variant.KYOTOSHOGI,
+                List.of("--script", "5e4d-,4d4c+"),
+                List.of("--script", "1a2b-"),
+                TimeControl.nodes(1),
+                Adjudication.DEFAULT.withMoveLimit(3));
+        String kyotoKif = Kif.write(kyoto, "test");
+        assertTrue(kyotoKif.contains("手合割：京都将棋\n"), kyotoKif);
+        assertTrue(kyotoKif.contains("   1 ４四と成(55)"), kyotoKif);
+        assertTrue(kyotoKif.contains("   2 ２二と成(11)"), kyotoKif);
+        assertTrue(kyotoKif.contains("   3 ４三香成(44)"), kyotoKif);
+        assertTrue(kyotoKif.trim().endsWith("まで3手で引き分け"), kyotoKif);
+    }
+
+    @Test
     void overstepTheByoyomiAndLose() throws Exception {
         GameRecord record = play(
                 Variant.MINISHOGI,

@@ -1,0 +1,216 @@
+package dev.taikai.referee.game;
+
+import dev.taikai.rules.Color;
+import dev.taikai.rules.InvalidSfenException;
+import dev.taikai.rules.Move;
+import dev.taikai.rules.MoveException;
+import dev.taikai.rules.Notation;
+import dev.taikai.rules.Piece;
+import dev.taikai.rules.Position;
+import dev.taikai.rules.Result;
+import dev.taikai.rules.Sfen;
+import dev.taikai.rules.Square;
+import dev.taikai.rules.Termination;
+import dev.taikai.rules.Usi;
+import dev.taikai.rules.Variant;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.List;
+
+/**
+ * A game record as KIF (UTF-8), the notation of shogi software. The header names the variant
+ * ({@code 手合割：五々将棋} or {@code 京都将棋}); a start other than the variant's shows the board. Kyoto
+ * moves are written as lishogi writes them: the face that moves, and {@code 成} on every turn-over.
+ */
+public final class Kif {
+    private static final String FILES = "０１２３４５";
+    private static final String RANKS = "一二三四五";
+    private static final DateTimeFormatter TIME =
+            DateTimeFormatter.ofPattern("yyyy/MM/dd HH:mm:ss").withZone(ZoneId.systemDefault());
+
+    private Kif() {}
+
+    public static String write(GameRecord record, String event) {
+        GameAssignment a = record.assignment();
+        Variant variant = a.variant();
+        Position start;
+        try {
+            start = Sfen.parse(variant, record.startSfen());
+        } catch (InvalidSfenException e) {
+            throw new IllegalArgumentException("record with an invalid start position: " + record.startSfen(), e);
+        }
+        StringBuilder out = new StringBuilder();
+        out.append("#KIF version=2.0 encoding=UTF-8\n");
+        out.append("開始日時：")
+                .append(TIME.format(Instant.ofEpochMilli(record.startedEpochMillis())))
+                .append('\n');
+        out.append("終了日時：")
+                .append(TIME.format(Instant.ofEpochMilli(record.finishedEpochMillis())))
+                .append('\n');
+        out.append("棋戦：").append(event).append(' ').append(record.id()).append('\n');
+        out.append("手合割：")
+                .append(variant == Variant.MINISHOGI ? "五々将棋" : "京都将棋")
+                .append('\n');
+        out.append("先手：").append(a.sente()).append('\n');
+        out.append("後手：").append(a.gote()).append('\n');
+        out.append("持ち時間：")
+                .append(a.senteTimeControl())
+                .append(" / ")
+                .append(a.goteTimeControl())
+                .append('\n');
+        if (!start.samePosition(Position.start(variant))) {
+            board(out, start);
+        }
+        out.append("手数----指手---------消費時間--\n");
+        Position position = start;
+        int previousTo = -1;
+        long[] total = new long[2];
+        List<MoveRecord> moves = record.moves();
+        for (int i = 0; i < moves.size(); i++) {
+            int move;
+            try {
+                move = Usi.parse(position, moves.get(i).move(), Notation.FAIRY_STOCKFISH);
+            } catch (MoveException e) {
+                throw new IllegalArgumentException("record with an illegal move: " + e.getMessage(), e);
+            }
+            Color mover = position.sideToMove();
+            long seconds = moves.get(i).timeNanos() / 1_000_000_000L;
+            total[mover.index()] += seconds;
+            String text = moveText(position, move, previousTo);
+            out.append(String.format(
+                    "%4d %-12s(%2d:%02d/%02d:%02d:%02d)%n",
+                    i + 1,
+                    text,
+                    seconds / 60,
+                    seconds % 60,
+                    total[mover.index()] / 3600,
+                    total[mover.index()] / 60 % 60,
+                    total[mover.index()] % 60));
+            previousTo = Move.to(move);
+            position = position.play(move);
+        }
+        out.append("*Taikai: ")
+                .append(record.outcome().termination().name().toLowerCase())
+                .append(" — ")
+                .append(record.outcome().detail())
+                .append('\n');
+        out.append(String.format(
+                "%4d %s%n", moves.size() + 1, ending(record.outcome().termination())));
+        Color winner = record.outcome().winner();
+        out.append("まで").append(moves.size()).append("手で");
+        out.append(record.outcome().result() == Result.DRAW ? "引き分け" : (winner == Color.SENTE ? "先手" : "後手") + "の勝ち");
+        return out.append('\n').toString();
+    }
+
+    private static String moveText(Position position, int move, int previousTo) {
+        Variant variant = position.variant();
+        int to = Move.to(move);
+        String where = to == previousTo ? "同　" : square(to);
+        String piece = kanji(variant, Move.pieceType(move));
+        if (Move.isDrop(move)) {
+            return where + piece + "打";
+        }
+        String promotion = "";
+        if (Move.flips(move)) {
+            promotion = "成";
+        } else if (variant == Variant.MINISHOGI && canHavePromoted(position, move)) {
+            promotion = "不成";
+        }
+        int from = Move.from(move);
+        return where + piece + promotion + "(" + Square.file(from) + (Square.row(from) + 1) + ")";
+    }
+
+    /** True when the same move with promotion is also legal (so declining it is worth writing). */
+    private static boolean canHavePromoted(Position position, int move) {
+        for (int legal : position.legalMoves()) {
+            if (!Move.isDrop(legal)
+                    && Move.flips(legal)
+                    && Move.from(legal) == Move.from(move)
+                    && Move.to(legal) == Move.to(move)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String square(int sq) {
+        return "" + FILES.charAt(Square.file(sq)) + RANKS.charAt(Square.row(sq));
+    }
+
+    static String kanji(Variant variant, int type) {
+        if (variant == Variant.MINISHOGI) {
+            return switch (type) {
+                case Piece.KING -> "玉";
+                case Piece.ROOK -> "飛";
+                case Piece.BISHOP -> "角";
+                case Piece.GOLD -> "金";
+                case Piece.SILVER -> "銀";
+                case Piece.PAWN -> "歩";
+                case Piece.ROOK | Piece.PROMOTED -> "龍";
+                case Piece.BISHOP | Piece.PROMOTED -> "馬";
+                case Piece.SILVER | Piece.PROMOTED -> "全";
+                case Piece.PAWN | Piece.PROMOTED -> "と";
+                default -> "？";
+            };
+        }
+        return switch (type) {
+            case Piece.KING -> "玉";
+            case Piece.LANCE | Piece.PROMOTED -> "と";
+            case Piece.LANCE -> "香";
+            case Piece.SILVER -> "銀";
+            case Piece.SILVER | Piece.PROMOTED -> "角";
+            case Piece.KNIGHT | Piece.PROMOTED -> "金";
+            case Piece.KNIGHT -> "桂";
+            case Piece.PAWN -> "歩";
+            case Piece.PAWN | Piece.PROMOTED -> "飛";
+            default -> "？";
+        };
+    }
+
+    private static String ending(Termination termination) {
+        return switch (termination) {
+            case CHECKMATE, STALEMATE -> "詰み";
+            case REPETITION -> "千日手";
+            case PERPETUAL_CHECK, ILLEGAL_MOVE -> "反則負け";
+            case RESIGNATION -> "投了";
+            case TIME_FORFEIT, STALL -> "切れ負け";
+            case DISCONNECT, ADJUDICATION -> "中断";
+        };
+    }
+
+    private static void board(StringBuilder out, Position position) {
+        out.append("後手の持駒：").append(hand(position, Color.GOTE)).append('\n');
+        out.append("  ５ ４ ３ ２ １\n+---------------+\n");
+        for (int row = 0; row < Square.SIZE; row++) {
+            out.append('|');
+            for (int column = 0; column < Square.SIZE; column++) {
+                int code = position.pieceAt(Square.of(row, column));
+                out.append(
+                        code == Piece.EMPTY
+                                ? " ・"
+                                : (Piece.color(code) == Color.GOTE ? "v" : " ")
+                                        + kanji(position.variant(), Piece.type(code)));
+            }
+            out.append('|').append(RANKS.charAt(row)).append('\n');
+        }
+        out.append("+---------------+\n");
+        out.append("先手の持駒：").append(hand(position, Color.SENTE)).append('\n');
+        if (position.sideToMove() == Color.GOTE) {
+            out.append("後手番\n");
+        }
+    }
+
+    private static String hand(Position position, Color color) {
+        StringBuilder text = new StringBuilder();
+        for (int kind = Piece.KIND_COUNT - 1; kind >= 0; kind--) {
+            int count = position.handCount(color, kind);
+            if (count > 0) {
+                text.append(text.isEmpty() ? "" : "　")
+                        .append(kanji(position.variant(), kind))
+                        .append(count > 1 ? "二" : "");
+            }
+        }
+        return text.isEmpty() ? "なし" : text.toString();
+    }
+}
