@@ -15,10 +15,13 @@ import picocli.CommandLine.Command;
         versionProvider = Version.class,
         description = "Tournament manager for USI engines playing Minishogi and Kyoto shogi.",
         subcommands = {
+            RunCommand.class,
+            DemoCommand.class,
             PerftCommand.class,
             PositionsCommand.class,
             EngineCheckCommand.class,
             FakeEngineCommand.class,
+            EngineCommand.class,
             CommandLine.HelpCommand.class
         },
         footer = {"", "Run 'taikai <command> --help' for the options of a command."})
@@ -45,6 +48,7 @@ public final class Taikai implements Runnable {
     /** Runs one command line with the given streams and returns its exit code (used by main and by tests). */
     static int run(InputStream in, PrintWriter out, PrintWriter err, String... args) {
         return new CommandLine(new Taikai(in))
+                .setPosixClusteredShortOptionsAllowed(false)
                 .setOut(out)
                 .setErr(err)
                 .setExecutionExceptionHandler(new Failures())

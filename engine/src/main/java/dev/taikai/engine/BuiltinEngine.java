@@ -149,8 +149,8 @@ public final class BuiltinEngine {
         }
         long byoyomi = Math.max(0, value(words, "byoyomi"));
         long increment = Math.max(0, value(words, sente ? "binc" : "winc"));
-        long budget = own / 25 + (byoyomi + increment) * 7 / 10;
-        return Math.max(1, Math.min(budget, own + byoyomi - 50));
+        long budget = own / 25 + (byoyomi + increment) * 6 / 10;
+        return Math.max(1, Math.min(budget, own + byoyomi - Math.min(50, (own + byoyomi) / 3)));
     }
 
     private void info(Search.Iteration iteration, long started) {

@@ -73,7 +73,7 @@ final class Search {
 
     private int negamax(Position position, int depth, int alpha, int beta, int ply) {
         nodes++;
-        if ((nodes & 1023) == 0 && (stopped.getAsBoolean() || nodes >= maxNodes)) {
+        if ((nodes & 63) == 0 && (stopped.getAsBoolean() || nodes >= maxNodes)) {
             aborted = true;
         }
         if (aborted) {

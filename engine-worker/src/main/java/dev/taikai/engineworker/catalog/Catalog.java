@@ -45,6 +45,17 @@ public final class Catalog {
         return new Catalog(engines);
     }
 
+    /** A catalog of these entries; ids must differ. */
+    public static Catalog of(Collection<EngineSpec> entries) {
+        Map<String, EngineSpec> byId = new LinkedHashMap<>();
+        for (EngineSpec spec : entries) {
+            if (byId.putIfAbsent(spec.id(), spec) != null) {
+                throw new IllegalArgumentException("engine id '" + spec.id() + "' is used twice");
+            }
+        }
+        return new Catalog(byId);
+    }
+
     public static Catalog read(Path file) throws ConfigException {
         String text;
         try {

@@ -8,21 +8,53 @@ import java.util.List;
  * (Bradley–Terry) model {@code E = 1 / (1 + 10^((R_j − R_i)/400))}, a draw counting as half a win and
  * half a loss, ratings centred on an average of 0. The 95% intervals come from the inverse of the
  * Fisher information under that centring. Solved by Newton's method.
+ *
+ * <p>When the games separate the field (some group won every game against the rest), the maximum
+ * lies at infinity; the fit then adds one virtual draw to every pairing that met, the prior BayesElo
+ * uses, and says so in {@link Fit#prior()}.
  */
 public final class RatingFit {
     /** One game between players {@code first} and {@code second}; {@code firstScore} is 0, ½ or 1. */
     public record Game(int first, int second, double firstScore) {}
 
-    /** A player's rating and the half-width of its 95% interval (infinite when unbounded). */
+    /** A player's rating and the half-width of its 95% interval. */
     public record Rating(double elo, double error) {}
 
+    /** The ratings, in player order, and whether the virtual-draw prior was needed. */
+    public record Fit(List<Rating> ratings, boolean prior) {}
+
     private static final double SCALE = Math.log(10) / 400;
-    /** Beyond this a rating is unbounded by the games (a perfect score against the field). */
-    private static final double DIVERGED = 3000;
+    /**
+     * A spread of ratings beyond this means the maximum is at infinity (the expected scores have rounded to
+     * 0 and 1, so Newton's steps vanish without a true optimum).
+     */
+    private static final double DIVERGED = 2400;
 
     private RatingFit() {}
 
-    public static List<Rating> fit(int players, List<Game> games) {
+    public static Fit fit(int players, List<Game> games) {
+        List<Rating> plain = maximumLikelihood(players, games);
+        if (plain != null) {
+            return new Fit(plain, false);
+        }
+        List<Game> withPrior = new ArrayList<>(games);
+        boolean[][] met = new boolean[players][players];
+        for (Game game : games) {
+            if (!met[game.first()][game.second()]) {
+                met[game.first()][game.second()] = true;
+                met[game.second()][game.first()] = true;
+                withPrior.add(new Game(game.first(), game.second(), 0.5));
+            }
+        }
+        List<Rating> regularized = maximumLikelihood(players, withPrior);
+        if (regularized == null) {
+            throw new IllegalStateException("the rating fit did not converge even with its prior");
+        }
+        return new Fit(regularized, true);
+    }
+
+    /** The plain maximum-likelihood ratings, or null when they do not exist (separated field, never compared). */
+    private static List<Rating> maximumLikelihood(int players, List<Game> games) {
         double[] r = new double[players];
         double[][] fisher = new double[players][players];
         boolean converged = false;
@@ -51,8 +83,8 @@ public final class RatingFit {
                 largest = Math.max(largest, Math.abs(limited));
             }
             converged = largest < 1e-9;
-            if (maxAbs(r) > DIVERGED) {
-                break;
+            if (spread(r) > DIVERGED) {
+                return null;
             }
         }
         double[][] covariance = covarianceCentred(fisher);
@@ -131,11 +163,13 @@ public final class RatingFit {
         return inverse;
     }
 
-    private static double maxAbs(double[] values) {
-        double max = 0;
+    private static double spread(double[] values) {
+        double min = Double.POSITIVE_INFINITY;
+        double max = Double.NEGATIVE_INFINITY;
         for (double v : values) {
-            max = Math.max(max, Math.abs(v));
+            min = Math.min(min, v);
+            max = Math.max(max, v);
         }
-        return max;
+        return max - min;
     }
 }

@@ -104,6 +104,17 @@ public final class Standings {
         return counts;
     }
 
+    /** True when the rating fit needed its prior (the games separate the field); see {@link RatingFit}. */
+    public synchronized boolean ratingsUsePrior() {
+        List<RatingFit.Game> fitGames = new ArrayList<>();
+        for (GameRecord game : games.values()) {
+            var a = game.assignment();
+            fitGames.add(new RatingFit.Game(
+                    entrants.indexOf(a.sente()), entrants.indexOf(a.gote()), game.scoreOf(a.sente())));
+        }
+        return !fitGames.isEmpty() && RatingFit.fit(entrants.size(), fitGames).prior();
+    }
+
     /** The table, best first: by rating from the maximum-likelihood fit over all games, then points. */
     public synchronized List<Row> table() {
         List<RatingFit.Game> fitGames = new ArrayList<>();
@@ -112,7 +123,8 @@ public final class Standings {
             fitGames.add(new RatingFit.Game(
                     entrants.indexOf(a.sente()), entrants.indexOf(a.gote()), game.scoreOf(a.sente())));
         }
-        List<RatingFit.Rating> ratings = fitGames.isEmpty() ? null : RatingFit.fit(entrants.size(), fitGames);
+        RatingFit.Fit fit = fitGames.isEmpty() ? null : RatingFit.fit(entrants.size(), fitGames);
+        List<RatingFit.Rating> ratings = fit == null ? null : fit.ratings();
         List<Row> rows = new ArrayList<>();
         for (int i = 0; i < entrants.size(); i++) {
             String engine = entrants.get(i);

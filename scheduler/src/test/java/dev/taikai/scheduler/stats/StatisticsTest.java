@@ -1,6 +1,7 @@
 package dev.taikai.scheduler.stats;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -77,7 +78,7 @@ class StatisticsTest {
     void ratingFitOfTwoPlayersIsTheEloOfTheScore() {
         List<RatingFit.Game> games = new ArrayList<>();
         addGames(games, 0, 1, 60, 20, 20);
-        List<RatingFit.Rating> ratings = RatingFit.fit(2, games);
+        List<RatingFit.Rating> ratings = RatingFit.fit(2, games).ratings();
         assertEquals(147.19071411783776, ratings.get(0).elo() - ratings.get(1).elo(), 1e-6);
         assertEquals(0, ratings.get(0).elo() + ratings.get(1).elo(), 1e-9);
     }
@@ -90,7 +91,9 @@ class StatisticsTest {
         addGames(games, 0, 1, 5, 2, 3);
         addGames(games, 1, 2, 4, 4, 2);
         addGames(games, 0, 2, 6, 2, 2);
-        List<RatingFit.Rating> ratings = RatingFit.fit(3, games);
+        RatingFit.Fit fit = RatingFit.fit(3, games);
+        assertFalse(fit.prior());
+        List<RatingFit.Rating> ratings = fit.ratings();
         assertEquals(72.44945695607785, ratings.get(0).elo(), 1e-6);
         assertEquals(0, ratings.get(1).elo(), 1e-6);
         assertEquals(-72.44945695607785, ratings.get(2).elo(), 1e-6);
@@ -100,13 +103,25 @@ class StatisticsTest {
     }
 
     @Test
-    void aPerfectScoreHasAnUnboundedRating() {
+    void aSeparatedFieldIsFittedWithOneVirtualDrawPerPairing() {
+        // A won all 4 against B: no finite maximum. With a virtual draw per pairing the fit is the plain fit of
+        // A 4.5/5 against B, B 2.5+0.5=3/5 against C: computed here from two independent two-player scores.
         List<RatingFit.Game> games = new ArrayList<>();
         addGames(games, 0, 1, 4, 0, 0);
         addGames(games, 1, 2, 2, 1, 1);
-        List<RatingFit.Rating> ratings = RatingFit.fit(3, games);
-        assertEquals(Double.POSITIVE_INFINITY, ratings.get(0).elo());
-        assertEquals(Double.POSITIVE_INFINITY, ratings.get(1).error());
+        RatingFit.Fit fit = RatingFit.fit(3, games);
+        assertTrue(fit.prior());
+        List<RatingFit.Rating> ratings = fit.ratings();
+        // a chain A-B-C: each difference is the Elo of that pairing's score (the pairings share no games)
+        assertEquals(
+                EloInterval.fromScore(4.5 / 5),
+                ratings.get(0).elo() - ratings.get(1).elo(),
+                1e-6);
+        assertEquals(
+                EloInterval.fromScore(3.0 / 5),
+                ratings.get(1).elo() - ratings.get(2).elo(),
+                1e-6);
+        assertTrue(Double.isFinite(ratings.get(0).error()));
     }
 
     @Test

@@ -1,0 +1,66 @@
+package dev.taikai.cli;
+
+import dev.taikai.cli.run.CutechessArguments;
+import dev.taikai.cli.run.LocalRunner;
+import dev.taikai.cli.run.RunPlan;
+import dev.taikai.cli.run.TournamentFile;
+import dev.taikai.engineworker.config.ConfigException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Unmatched;
+
+@Command(
+        name = "run",
+        description = {
+            "Runs a tournament on this machine: './taikai run tournament.yaml' or cutechess-style flags.",
+            "",
+            "Flags: -variant V -engine conf=ID|name=N cmd=C [arg= dir= option.X= quirk= notation=] [tc= byoyomi= st="
+                    + " nodes= depth=] ... -each <engine settings for all> -tournament round-robin|gauntlet|match"
+                    + " -seeds N -rounds N -games N -repeat -concurrency N -openings file=F order=sequential|random"
+                    + " -sprt elo0= elo1= alpha= beta= -resign movecount= score= -draw movenumber= movecount= score="
+                    + " -maxmoves N -timemargin MS -srand N -recover -restart on|off -event NAME -out DIR -catalog FILE",
+            "",
+            "Every finished game is recorded at once (results.json, games/*.kif, taikai.log); an interrupted run"
+                    + " resumes when the same command runs again. Exit codes: 0 finished (or SPRT concluded),"
+                    + " 1 stopped by an engine that cannot be used, 2 bad tournament, 130 interrupted.",
+            "Tournament file keys and defaults: docs/tournaments.md."
+        })
+final class RunCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Unmatched
+    private List<String> args = new ArrayList<>();
+
+    @Override
+    public Integer call() throws Exception {
+        if (args.isEmpty() || args.contains("--help") || args.contains("-h")) {
+            spec.commandLine().usage(spec.commandLine().getOut());
+            return args.isEmpty() ? Failures.USAGE : 0;
+        }
+        RunPlan plan;
+        try {
+            plan = args.size() == 1 && !args.get(0).startsWith("-")
+                    ? TournamentFile.read(Path.of(args.get(0)))
+                    : CutechessArguments.parse(args);
+        } catch (ConfigException e) {
+            throw new Failures.UsageException(e.getMessage());
+        }
+        return exitCode(new LocalRunner(
+                        plan, spec.commandLine().getOut(), spec.commandLine().getErr())
+                .run());
+    }
+
+    static int exitCode(LocalRunner.Ending ending) {
+        return switch (ending) {
+            case FINISHED, SPRT_CONCLUDED -> 0;
+            case ABORTED -> Failures.FAILURE;
+            case INTERRUPTED -> 130;
+        };
+    }
+}

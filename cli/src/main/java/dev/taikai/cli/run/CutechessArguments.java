@@ -1,0 +1,307 @@
+package dev.taikai.cli.run;
+
+import dev.taikai.engineworker.catalog.Catalog;
+import dev.taikai.engineworker.catalog.EngineArguments;
+import dev.taikai.engineworker.catalog.EngineSpec;
+import dev.taikai.engineworker.config.ConfigException;
+import dev.taikai.referee.game.Adjudication;
+import dev.taikai.referee.game.Opening;
+import dev.taikai.referee.game.TimeControl;
+import dev.taikai.rules.Variant;
+import dev.taikai.scheduler.stats.Sprt;
+import dev.taikai.scheduler.tournament.Entrant;
+import dev.taikai.scheduler.tournament.Format;
+import dev.taikai.scheduler.tournament.OpeningSuite;
+import dev.taikai.scheduler.tournament.TournamentSpec;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A tournament from cutechess-cli / fastchess style flags, for example {@code -variant minishogi -engine
+ * conf=fairy-stockfish -engine name=mine cmd=./mine -each tc=10 byoyomi=0.1 -rounds 50 -games 2
+ * -openings file=openings/minishogi.txt order=random -sprt elo0=0 elo1=5 alpha=0.05 beta=0.05}. The flags
+ * and their keys are listed in docs/tournaments.md.
+ */
+public final class CutechessArguments {
+    private static final Set<String> TIME_KEYS = Set.of("tc", "st", "nodes", "depth", "plies", "byoyomi");
+    private static final Set<String> WITH_VALUES = Set.of("-engine", "-each", "-openings", "-sprt", "-resign", "-draw");
+    private static final Set<String> ONE_VALUE = Set.of(
+            "-variant",
+            "-tournament",
+            "-seeds",
+            "-rounds",
+            "-games",
+            "-concurrency",
+            "-srand",
+            "-maxmoves",
+            "-timemargin",
+            "-out",
+            "-event",
+            "-catalog",
+            "-restart");
+    private static final Set<String> NO_VALUE = Set.of("-repeat", "-recover");
+
+    private CutechessArguments() {}
+
+    public static RunPlan parse(List<String> args) throws ConfigException {
+        List<List<String>> engines = new ArrayList<>();
+        List<String> each = new ArrayList<>();
+        Map<String, List<String>> groups = new LinkedHashMap<>();
+        Map<String, String> single = new LinkedHashMap<>();
+        for (int i = 0; i < args.size(); i++) {
+            String flag = args.get(i);
+            if (NO_VALUE.contains(flag)) {
+                continue; // -repeat: pairs always share their opening; -recover: failed engines always restart
+            }
+            if (ONE_VALUE.contains(flag)) {
+                if (i + 1 >= args.size()) {
+                    throw new ConfigException(flag + " needs a value");
+                }
+                single.put(flag, args.get(++i));
+                continue;
+            }
+            if (!WITH_VALUES.contains(flag)) {
+                throw new ConfigException("unknown flag '" + flag + "' (see 'taikai run --help')");
+            }
+            List<String> values = new ArrayList<>();
+            while (i + 1 < args.size() && !isFlag(args.get(i + 1))) {
+                values.add(args.get(++i));
+            }
+            if (values.isEmpty()) {
+                throw new ConfigException(flag + " needs key=value settings");
+            }
+            switch (flag) {
+                case "-engine" -> engines.add(values);
+                case "-each" -> each.addAll(values);
+                default -> groups.put(flag, values);
+            }
+        }
+        if (!single.containsKey("-variant")) {
+            throw new ConfigException("-variant is required: minishogi or kyotoshogi");
+        }
+        Variant variant = Variant.byName(single.get("-variant"))
+                .orElseThrow(() -> new ConfigException("unknown -variant '" + single.get("-variant") + "'"));
+        Catalog catalog = BuiltinCatalog.get();
+        if (single.containsKey("-catalog")) {
+            catalog = catalog.with(Catalog.read(Path.of(single.get("-catalog"))));
+        }
+        List<Entrant> entrants = new ArrayList<>();
+        List<EngineSpec> inline = new ArrayList<>();
+        for (List<String> engine : engines) {
+            Entrant entrant = entrant(engine, each, catalog, inline);
+            entrants.add(entrant);
+        }
+        catalog = catalog.with(Catalog.of(inline));
+        if (entrants.size() < 2) {
+            throw new ConfigException("a tournament needs at least two -engine flags");
+        }
+        String name = single.getOrDefault("-event", "taikai");
+        Format format = entrants.size() == 2 ? Format.MATCH : Format.ROUND_ROBIN;
+        if (single.containsKey("-tournament")) {
+            format = Format.byId(single.get("-tournament"))
+                    .orElseThrow(() -> new ConfigException("unknown -tournament '" + single.get("-tournament")
+                            + "'; use round-robin, gauntlet or match"));
+        }
+        List<Opening> openings = List.of();
+        boolean random = false;
+        if (groups.containsKey("-openings")) {
+            Map<String, String> o = pairs("-openings", groups.get("-openings"), Set.of("file", "order", "format"));
+            if (!o.containsKey("file")) {
+                throw new ConfigException("-openings needs file=<path>");
+            }
+            try {
+                openings = OpeningSuite.read(Path.of(o.get("file")), variant);
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException(e.getMessage());
+            }
+            String order = o.getOrDefault("order", "sequential");
+            if (!order.equals("random") && !order.equals("sequential")) {
+                throw new ConfigException("-openings order is sequential or random, not '" + order + "'");
+            }
+            random = order.equals("random");
+        }
+        Adjudication adjudication = Adjudication.DEFAULT;
+        if (single.containsKey("-maxmoves")) {
+            adjudication = adjudication.withMoveLimit(2 * (int) number("-maxmoves", single.get("-maxmoves")));
+        }
+        if (groups.containsKey("-resign")) {
+            Map<String, String> r = pairs("-resign", groups.get("-resign"), Set.of("movecount", "score", "twosided"));
+            adjudication = adjudication.withResign((int) number("-resign score", require(r, "score", "-resign")), (int)
+                    number("-resign movecount", require(r, "movecount", "-resign")));
+        }
+        if (groups.containsKey("-draw")) {
+            Map<String, String> d = pairs("-draw", groups.get("-draw"), Set.of("movenumber", "movecount", "score"));
+            adjudication = adjudication.withDraw(
+                    (int) number("-draw score", require(d, "score", "-draw")),
+                    (int) number("-draw movecount", require(d, "movecount", "-draw")),
+                    2 * (int) number("-draw movenumber", d.getOrDefault("movenumber", "0")));
+        }
+        Sprt sprt = null;
+        if (groups.containsKey("-sprt")) {
+            Map<String, String> s =
+                    pairs("-sprt", groups.get("-sprt"), Set.of("elo0", "elo1", "alpha", "beta", "model"));
+            try {
+                sprt = new Sprt(
+                        decimal("elo0", require(s, "elo0", "-sprt")),
+                        decimal("elo1", require(s, "elo1", "-sprt")),
+                        decimal("alpha", s.getOrDefault("alpha", "0.05")),
+                        decimal("beta", s.getOrDefault("beta", "0.05")));
+            } catch (IllegalArgumentException e) {
+                throw new ConfigException("-sprt: " + e.getMessage());
+            }
+        }
+        String restart = single.getOrDefault("-restart", "off");
+        try {
+            TournamentSpec spec = new TournamentSpec(
+                    name,
+                    variant,
+                    format,
+                    entrants,
+                    (int) number("-seeds", single.getOrDefault("-seeds", "1")),
+                    (int) number("-rounds", single.getOrDefault("-rounds", "1")),
+                    (int) number("-games", single.getOrDefault("-games", "2")),
+                    openings,
+                    random,
+                    number("-timemargin", single.getOrDefault("-timemargin", "0")),
+                    adjudication,
+                    single.containsKey("-concurrency")
+                            ? (int) number("-concurrency", single.get("-concurrency"))
+                            : RunPlan.defaultConcurrency(),
+                    number("-srand", single.getOrDefault("-srand", "1")),
+                    sprt);
+            Path output = Path.of(single.getOrDefault("-out", "results/" + name));
+            return new RunPlan(spec, catalog, output, restart.equals("on") || restart.equals("always"));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
+    }
+
+    private static Entrant entrant(List<String> own, List<String> each, Catalog catalog, List<EngineSpec> inline)
+            throws ConfigException {
+        Map<String, String> settings = new LinkedHashMap<>();
+        List<String> engineArguments = new ArrayList<>();
+        for (List<String> source : List.of(each, own)) {
+            for (String pair : source) {
+                int equals = pair.indexOf('=');
+                if (equals <= 0) {
+                    throw new ConfigException("-engine setting '" + pair + "' is not key=value");
+                }
+                settings.put(pair.substring(0, equals), pair.substring(equals + 1));
+            }
+        }
+        String conf = settings.remove("conf");
+        String name = settings.get("name");
+        TimeControl timeControl = timeControl(settings);
+        for (String key : TIME_KEYS) {
+            settings.remove(key);
+        }
+        EngineSpec spec;
+        if (conf != null) {
+            EngineSpec known = catalog.engine(conf)
+                    .orElseThrow(() -> new ConfigException("-engine conf=" + conf
+                            + ": no such engine in the catalog (built in: fairy-stockfish, taikai-1 to taikai-4)"));
+            settings.remove("name");
+            Map<String, String> options = new LinkedHashMap<>(known.options());
+            for (Map.Entry<String, String> setting : settings.entrySet()) {
+                if (!setting.getKey().startsWith("option.")) {
+                    throw new ConfigException("-engine conf=" + conf
+                            + " takes only name, option.* and time settings, not '" + setting.getKey() + "'");
+                }
+                options.put(setting.getKey().substring(7), setting.getValue());
+            }
+            String id = name != null ? name : conf;
+            spec = new EngineSpec(
+                    id,
+                    known.command(),
+                    known.workingDirectory(),
+                    known.environment(),
+                    options,
+                    known.variantOption(),
+                    known.notation(),
+                    known.quirks(),
+                    known.limits());
+        } else {
+            for (Map.Entry<String, String> setting : settings.entrySet()) {
+                engineArguments.add(setting.getKey() + "=" + setting.getValue());
+            }
+            spec = EngineArguments.parse(engineArguments);
+        }
+        if (inline.stream().anyMatch(s -> s.id().equals(spec.id()))) {
+            throw new ConfigException("two engines are named '" + spec.id() + "'; give each a name=");
+        }
+        inline.add(spec);
+        return new Entrant(spec.id(), spec.id(), timeControl);
+    }
+
+    /** tc=MAIN[+INC], byoyomi=S, st=S, nodes=N, depth=N (or plies=N), in seconds where they are times. */
+    private static TimeControl timeControl(Map<String, String> settings) throws ConfigException {
+        try {
+            if (settings.containsKey("nodes")) {
+                return TimeControl.parse("nodes " + settings.get("nodes"));
+            }
+            if (settings.containsKey("depth") || settings.containsKey("plies")) {
+                return TimeControl.parse("depth " + settings.getOrDefault("depth", settings.get("plies")));
+            }
+            if (settings.containsKey("st")) {
+                return TimeControl.parse("movetime " + settings.get("st"));
+            }
+            String tc = settings.get("tc");
+            if (tc != null && tc.contains("/")) {
+                throw new ConfigException(
+                        "tc=" + tc + ": moves/time controls are not supported; use MAIN[+INC] or byoyomi=");
+            }
+            if (settings.containsKey("byoyomi")) {
+                return TimeControl.parse((tc == null ? "" : tc + " ") + "byoyomi " + settings.get("byoyomi"));
+            }
+            return TimeControl.parse(tc == null ? RunPlan.DEFAULT_TIME_CONTROL : tc);
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
+    }
+
+    private static Map<String, String> pairs(String flag, List<String> values, Set<String> keys)
+            throws ConfigException {
+        Map<String, String> pairs = new LinkedHashMap<>();
+        for (String value : values) {
+            int equals = value.indexOf('=');
+            String key = equals > 0 ? value.substring(0, equals) : value;
+            if (equals <= 0 || !keys.contains(key)) {
+                throw new ConfigException(flag + ": '" + value + "' is not one of " + String.join("=, ", keys) + "=");
+            }
+            pairs.put(key, value.substring(equals + 1));
+        }
+        return pairs;
+    }
+
+    private static String require(Map<String, String> pairs, String key, String flag) throws ConfigException {
+        String value = pairs.get(key);
+        if (value == null) {
+            throw new ConfigException(flag + " needs " + key + "=");
+        }
+        return value;
+    }
+
+    private static long number(String what, String text) throws ConfigException {
+        try {
+            return Long.parseLong(text);
+        } catch (NumberFormatException e) {
+            throw new ConfigException(what + " needs a whole number, not '" + text + "'");
+        }
+    }
+
+    private static double decimal(String what, String text) throws ConfigException {
+        try {
+            return Double.parseDouble(text);
+        } catch (NumberFormatException e) {
+            throw new ConfigException(what + " needs a number, not '" + text + "'");
+        }
+    }
+
+    private static boolean isFlag(String arg) {
+        return arg.startsWith("-") && arg.length() > 1 && !Character.isDigit(arg.charAt(1));
+    }
+}

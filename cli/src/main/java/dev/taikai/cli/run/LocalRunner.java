@@ -1,0 +1,302 @@
+package dev.taikai.cli.run;
+
+import dev.taikai.engineworker.config.ConfigException;
+import dev.taikai.engineworker.usi.EngineFailure;
+import dev.taikai.engineworker.usi.StartResult;
+import dev.taikai.engineworker.usi.Timeouts;
+import dev.taikai.engineworker.usi.UsiEngine;
+import dev.taikai.referee.game.GameAssignment;
+import dev.taikai.referee.game.GameRecord;
+import dev.taikai.referee.game.LocalPlayer;
+import dev.taikai.referee.game.Referee;
+import dev.taikai.rules.Color;
+import dev.taikai.rules.Outcome;
+import dev.taikai.rules.Result;
+import dev.taikai.scheduler.stats.Sprt;
+import dev.taikai.scheduler.tournament.Entrant;
+import dev.taikai.scheduler.tournament.Schedule;
+import dev.taikai.scheduler.tournament.Standings;
+import dev.taikai.scheduler.tournament.TournamentSpec;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Runs a tournament on this machine: the planned games not yet in the records, {@code concurrency} at a
+ * time, each between two engine processes through the referee; every finished game is recorded at once
+ * and counted once. Ctrl-C stops it without recording the games in progress; running the same command
+ * again resumes. A two-engine match with SPRT stops when the test concludes.
+ */
+public final class LocalRunner {
+    /** How a run ended. */
+    public enum Ending {
+        FINISHED,
+        SPRT_CONCLUDED,
+        INTERRUPTED,
+        ABORTED
+    }
+
+    private final RunPlan plan;
+    private final PrintWriter out;
+    private final PrintWriter progress;
+    private final Timeouts timeouts;
+    private final List<Seat> seats = new CopyOnWriteArrayList<>();
+    private final AtomicInteger done = new AtomicInteger();
+    private volatile boolean stopping;
+    private volatile boolean interrupted;
+    private volatile String abortReason;
+    private volatile String sprtVerdict;
+
+    public LocalRunner(RunPlan plan, PrintWriter out, PrintWriter progress) {
+        this(plan, out, progress, Timeouts.DEFAULT);
+    }
+
+    LocalRunner(RunPlan plan, PrintWriter out, PrintWriter progress, Timeouts timeouts) {
+        this.plan = plan;
+        this.out = out;
+        this.progress = progress;
+        this.timeouts = timeouts;
+    }
+
+    public Ending run() throws IOException, ConfigException {
+        TournamentSpec spec = plan.spec();
+        List<GameAssignment> planned = Schedule.plan(spec);
+        Standings standings =
+                new Standings(spec.entrants().stream().map(Entrant::name).toList());
+        try (RunRecords records = RunRecords.open(plan, planned)) {
+            records.warnings().forEach(w -> say("warning: " + w));
+            records.resumedGames().forEach(standings::add);
+            ConcurrentLinkedQueue<GameAssignment> pending = new ConcurrentLinkedQueue<>();
+            planned.stream().filter(g -> !standings.contains(g.gameId())).forEach(pending::add);
+            done.set(standings.gamesPlayed());
+            say(String.format(
+                    Locale.ROOT,
+                    "%s: %s %s, %d engines, %d games planned%s; records in %s",
+                    spec.name(),
+                    spec.variant().name(),
+                    spec.format().id(),
+                    spec.entrants().size(),
+                    planned.size(),
+                    done.get() > 0 ? ", " + done.get() + " already played (resuming)" : "",
+                    records.directory()));
+            checkSprt(standings);
+            Thread hook = new Thread(() -> interrupt(records), "taikai-interrupt");
+            Runtime.getRuntime().addShutdownHook(hook);
+            long started = System.nanoTime();
+            int baseline = done.get();
+            ExecutorService pool = Executors.newFixedThreadPool(spec.concurrency(), runnable -> {
+                Thread thread = new Thread(runnable, "game-slot");
+                thread.setDaemon(true);
+                return thread;
+            });
+            for (int i = 0; i < spec.concurrency(); i++) {
+                pool.submit(() -> slot(pending, standings, records, planned.size(), started, baseline));
+            }
+            pool.shutdown();
+            awaitQuietly(pool);
+            if (interrupted) {
+                return Ending.INTERRUPTED;
+            }
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // the JVM is already shutting down
+            }
+            records.finish(standings);
+            Report.print(out, spec, standings);
+            out.printf("%nRecords: %s (results.json, games/*.kif, taikai.log)%n", records.directory());
+            out.flush();
+        }
+        if (abortReason != null) {
+            say("stopped: " + abortReason);
+            return Ending.ABORTED;
+        }
+        if (sprtVerdict != null) {
+            say(sprtVerdict);
+            return Ending.SPRT_CONCLUDED;
+        }
+        return Ending.FINISHED;
+    }
+
+    /** One game slot: plays pending games one after another with its own engine sessions. */
+    private void slot(
+            ConcurrentLinkedQueue<GameAssignment> pending,
+            Standings standings,
+            RunRecords records,
+            int planned,
+            long started,
+            int baseline) {
+        Seat seat = new Seat(plan.spec().variant(), timeouts, plan.restartEveryGame());
+        seats.add(seat);
+        try {
+            while (!stopping) {
+                GameAssignment game = pending.poll();
+                if (game == null) {
+                    break;
+                }
+                GameRecord record = play(game, seat);
+                if (record == null || interrupted) {
+                    break;
+                }
+                synchronized (records) {
+                    if (interrupted) {
+                        break;
+                    }
+                    if (standings.add(record)) {
+                        records.write(record, standings);
+                        report(record, standings, planned, started, baseline);
+                        checkSprt(standings);
+                    }
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            abortReason = "cannot go on: " + e;
+            stopping = true;
+        } finally {
+            seat.close();
+        }
+    }
+
+    private GameRecord play(GameAssignment game, Seat seat) {
+        long started = System.currentTimeMillis();
+        Entrant sente = plan.spec().entrant(game.sente());
+        Entrant gote = plan.spec().entrant(game.gote());
+        StartResult senteSession = seat.session(sente.name(), plan.engineOf(sente));
+        Optional<GameRecord> failed = startFailure(game, Color.SENTE, senteSession, started);
+        if (failed.isPresent() || senteSession instanceof EngineFailure) {
+            return failed.orElse(null);
+        }
+        StartResult goteSession = seat.session(gote.name(), plan.engineOf(gote));
+        failed = startFailure(game, Color.GOTE, goteSession, started);
+        if (failed.isPresent() || goteSession instanceof EngineFailure) {
+            return failed.orElse(null);
+        }
+        UsiEngine senteEngine = (UsiEngine) senteSession;
+        UsiEngine goteEngine = (UsiEngine) goteSession;
+        for (Color side : Color.values()) {
+            UsiEngine engine = side == Color.SENTE ? senteEngine : goteEngine;
+            Optional<EngineFailure> ready = engine.newGame();
+            if (ready.isPresent()) {
+                seat.dropFailed();
+                return forfeit(game, side, ready.get(), started);
+            }
+        }
+        GameRecord record = Referee.play(
+                game, new LocalPlayer(sente.name(), senteEngine), new LocalPlayer(gote.name(), goteEngine));
+        seat.dropFailed();
+        return record;
+    }
+
+    /** A game lost before it began because an engine failed to start; fatal start failures stop the run (null). */
+    private Optional<GameRecord> startFailure(GameAssignment game, Color side, StartResult session, long started) {
+        if (!(session instanceof EngineFailure failure)) {
+            return Optional.empty();
+        }
+        String entrant = side == Color.SENTE ? game.sente() : game.gote();
+        if (Seat.fatal(failure)) {
+            abortReason = "engine '" + entrant + "' cannot be used: " + failure;
+            stopping = true;
+            return Optional.empty();
+        }
+        return Optional.of(forfeit(game, side, failure, started));
+    }
+
+    private static GameRecord forfeit(GameAssignment game, Color side, EngineFailure failure, long started) {
+        String entrant = side == Color.SENTE ? game.sente() : game.gote();
+        Outcome outcome = new Outcome(
+                Result.lossFor(side),
+                failure.termination(),
+                side.displayName() + " (" + entrant + ") before the first move: " + failure);
+        return new GameRecord(
+                game, game.opening().position().toSfen(), List.of(), outcome, started, System.currentTimeMillis());
+    }
+
+    private void report(GameRecord record, Standings standings, int planned, long started, int baseline) {
+        int finished = done.incrementAndGet();
+        Standings.Row leader = standings.table().stream()
+                .max((a, b) -> Double.compare(a.points(), b.points()))
+                .orElseThrow();
+        double elapsed = (System.nanoTime() - started) / 1e9;
+        int playedHere = finished - baseline;
+        double eta = playedHere == 0 ? 0 : elapsed / playedHere * (planned - finished);
+        String result = record.winner() == null ? "draw" : record.winner() + " wins";
+        say(String.format(
+                Locale.ROOT,
+                "[%d/%d] %s %s vs %s: %s by %s (%d plies) | leader %s %.1f/%d | %s elapsed, ETA %s",
+                finished,
+                planned,
+                record.id(),
+                record.assignment().sente(),
+                record.assignment().gote(),
+                result,
+                record.outcome().termination().name().toLowerCase(Locale.ROOT),
+                record.plies(),
+                leader.engine(),
+                leader.points(),
+                leader.games(),
+                duration(elapsed),
+                plan.spec().sprt() != null ? "SPRT decides" : duration(eta)));
+    }
+
+    private void checkSprt(Standings standings) {
+        Sprt sprt = plan.spec().sprt();
+        if (sprt == null || stopping) {
+            return;
+        }
+        String a = plan.spec().entrants().get(0).name();
+        String b = plan.spec().entrants().get(1).name();
+        double llr = sprt.llr(standings.pentanomial(a, b));
+        Sprt.Status status = sprt.status(llr);
+        if (status != Sprt.Status.CONTINUE) {
+            sprtVerdict = String.format(
+                    Locale.ROOT,
+                    "SPRT concluded after %d games: %s accepted (LLR %.2f, bounds %.2f, %.2f)",
+                    standings.gamesPlayed(),
+                    status,
+                    llr,
+                    sprt.lowerBound(),
+                    sprt.upperBound());
+            stopping = true;
+        }
+    }
+
+    /** Ctrl-C or SIGTERM: stop, kill the engines, leave the records as they are (the games in progress are not recorded). */
+    private void interrupt(RunRecords records) {
+        interrupted = true;
+        stopping = true;
+        for (Seat seat : seats) {
+            seat.close();
+        }
+        synchronized (records) {
+            say("interrupted: " + done.get() + " games recorded; run the same command again to resume");
+        }
+    }
+
+    private void say(String line) {
+        progress.println(line);
+        progress.flush();
+    }
+
+    private static String duration(double seconds) {
+        long s = Math.round(seconds);
+        return s >= 3600 ? String.format("%dh%02dm", s / 3600, s / 60 % 60) : String.format("%dm%02ds", s / 60, s % 60);
+    }
+
+    private static void awaitQuietly(ExecutorService pool) {
+        try {
+            while (!pool.awaitTermination(1, TimeUnit.SECONDS)) {
+                // the slots end when the queue is empty or the run stops
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

@@ -1,0 +1,177 @@
+package dev.taikai.cli.run;
+
+import dev.taikai.rules.Termination;
+import dev.taikai.scheduler.stats.EloInterval;
+import dev.taikai.scheduler.stats.Pentanomial;
+import dev.taikai.scheduler.stats.Sprt;
+import dev.taikai.scheduler.stats.Wdl;
+import dev.taikai.scheduler.tournament.Entrant;
+import dev.taikai.scheduler.tournament.Standings;
+import dev.taikai.scheduler.tournament.TournamentSpec;
+import java.io.PrintWriter;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/** The text a run ends with: standings, pairings, the match statistics and SPRT, terminations. */
+final class Report {
+    private static final List<Termination> FAILURES = List.of(
+            Termination.TIME_FORFEIT,
+            Termination.ILLEGAL_MOVE,
+            Termination.DISCONNECT,
+            Termination.STALL,
+            Termination.RESIGNATION,
+            Termination.ADJUDICATION);
+
+    private Report() {}
+
+    static void print(PrintWriter out, TournamentSpec spec, Standings standings) {
+        out.printf(
+                Locale.ROOT,
+                "%nStandings of %s (%s, %s, %d games)%n",
+                spec.name(),
+                spec.variant().name(),
+                spec.format().id(),
+                standings.gamesPlayed());
+        out.printf(
+                Locale.ROOT,
+                "%4s  %-20s %6s %7s %5s %5s %5s %8s %7s%n",
+                "Rank",
+                "Engine",
+                "Games",
+                "Points",
+                "W",
+                "D",
+                "L",
+                "Elo",
+                "±95%");
+        for (Standings.Row row : standings.table()) {
+            out.printf(
+                    Locale.ROOT,
+                    "%4d  %-20s %6d %7.1f %5d %5d %5d %8s %7s%n",
+                    row.rank(),
+                    row.engine(),
+                    row.games(),
+                    row.points(),
+                    row.wdl().wins(),
+                    row.wdl().draws(),
+                    row.wdl().losses(),
+                    elo(row.elo(), true),
+                    elo(row.eloError(), false));
+        }
+        out.println("  Elo: maximum-likelihood fit over all games (Bradley-Terry, draws as half points), 95% intervals"
+                + (standings.ratingsUsePrior()
+                        ? "; the games separate the field, so one virtual draw per pairing keeps"
+                                + " the ratings finite"
+                        : ""));
+        out.printf("%nPairings%n");
+        List<Entrant> entrants = spec.entrants();
+        for (int i = 0; i < entrants.size(); i++) {
+            for (int j = i + 1; j < entrants.size(); j++) {
+                String a = entrants.get(i).name();
+                String b = entrants.get(j).name();
+                Wdl wdl = standings.between(a, b);
+                if (wdl.games() > 0) {
+                    out.printf(
+                            Locale.ROOT,
+                            "  %s vs %s: %.1f - %.1f (+%d =%d -%d)%n",
+                            a,
+                            b,
+                            wdl.points(),
+                            wdl.games() - wdl.points(),
+                            wdl.wins(),
+                            wdl.draws(),
+                            wdl.losses());
+                }
+            }
+        }
+        if (entrants.size() == 2) {
+            match(out, spec, standings, entrants.get(0).name(), entrants.get(1).name());
+        }
+        out.printf("%nTerminations (failures and resignations count the games an engine lost that way)%n");
+        out.printf(
+                Locale.ROOT,
+                "  %-20s %8s %8s %10s %6s %8s %11s%n",
+                "Engine",
+                "time",
+                "illegal",
+                "disconnect",
+                "stall",
+                "resigned",
+                "adjudicated");
+        for (Entrant entrant : entrants) {
+            Map<Termination, Integer> counts = standings.terminations(entrant.name());
+            out.printf(Locale.ROOT, "  %-20s", entrant.name());
+            int[] widths = {8, 8, 10, 6, 8, 11};
+            for (int k = 0; k < FAILURES.size(); k++) {
+                out.printf(Locale.ROOT, " %" + widths[k] + "d", counts.getOrDefault(FAILURES.get(k), 0));
+            }
+            out.println();
+        }
+    }
+
+    private static void match(PrintWriter out, TournamentSpec spec, Standings standings, String a, String b) {
+        Wdl wdl = standings.between(a, b);
+        EloInterval elo = EloInterval.of(wdl);
+        Pentanomial pairs = standings.pentanomial(a, b);
+        out.printf(Locale.ROOT, "%nMatch %s vs %s: %d games, score %.1f%%%n", a, b, wdl.games(), 100 * wdl.score());
+        out.printf(
+                Locale.ROOT,
+                "  Elo difference: %s ± %s, LOS: %.1f %%, draw ratio: %.1f %%%n",
+                elo(elo.elo(), true),
+                elo(elo.error(), false),
+                100 * wdl.los(),
+                100 * wdl.drawRatio());
+        long[] counts = pairs.counts();
+        out.printf(
+                Locale.ROOT,
+                "  Pentanomial [0, 0.5, 1, 1.5, 2]: [%d, %d, %d, %d, %d] over %d pairs (WL %d, DD %d)%n",
+                counts[0],
+                counts[1],
+                counts[2],
+                counts[3],
+                counts[4],
+                pairs.pairs(),
+                pairs.wl(),
+                pairs.dd());
+        if (pairs.pairs() > 0) {
+            EloInterval pairElo = EloInterval.of(pairs);
+            out.printf(
+                    Locale.ROOT,
+                    "  Pentanomial Elo: %s ± %s, normalized Elo: %s%n",
+                    elo(pairElo.elo(), true),
+                    elo(pairElo.error(), false),
+                    elo(pairs.normalizedElo(), true));
+        }
+        Sprt sprt = spec.sprt();
+        if (sprt != null) {
+            double llr = sprt.llr(pairs);
+            Sprt.Status status = sprt.status(llr);
+            out.printf(
+                    Locale.ROOT,
+                    "  SPRT [%.1f, %.1f] (normalized Elo, alpha %.2f, beta %.2f): LLR %.2f (%.2f, %.2f) — %s%n",
+                    sprt.elo0(),
+                    sprt.elo1(),
+                    sprt.alpha(),
+                    sprt.beta(),
+                    llr,
+                    sprt.lowerBound(),
+                    sprt.upperBound(),
+                    switch (status) {
+                        case H1 -> "H1 accepted: " + a + " is stronger by at least elo1";
+                        case H0 -> "H0 accepted: " + a + " is not stronger by elo1";
+                        case CONTINUE -> "no bound crossed yet";
+                    });
+        }
+    }
+
+    static String elo(double value, boolean signed) {
+        if (Double.isNaN(value)) {
+            return "-";
+        }
+        if (Double.isInfinite(value)) {
+            return value > 0 ? (signed ? "+inf" : "inf") : "-inf";
+        }
+        return String.format(Locale.ROOT, signed ? "%+.1f" : "%.1f", value);
+    }
+}

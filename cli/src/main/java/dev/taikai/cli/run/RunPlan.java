@@ -1,0 +1,78 @@
+package dev.taikai.cli.run;
+
+import dev.taikai.engineworker.catalog.Catalog;
+import dev.taikai.engineworker.catalog.EngineSpec;
+import dev.taikai.referee.game.Opening;
+import dev.taikai.scheduler.tournament.Entrant;
+import dev.taikai.scheduler.tournament.TournamentSpec;
+import java.nio.file.Path;
+import java.util.TreeMap;
+
+/**
+ * A tournament to run on this machine: the spec, the catalog its engine ids refer to, where the records
+ * go, and whether engines restart for every game (otherwise they are kept until they fail).
+ */
+public record RunPlan(TournamentSpec spec, Catalog catalog, Path output, boolean restartEveryGame) {
+    /** Default time control when a tournament names none. */
+    public static final String DEFAULT_TIME_CONTROL = "10 byoyomi 0.1";
+
+    public static int defaultConcurrency() {
+        return Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+    }
+
+    public EngineSpec engineOf(Entrant entrant) {
+        return catalog.engine(entrant.engineId())
+                .orElseThrow(() -> new IllegalStateException("no engine '" + entrant.engineId() + "' in the catalog"));
+    }
+
+    /**
+     * Everything that decides which games are played and what they mean, as text: two runs with the same
+     * fingerprint may share an output directory (resume); concurrency and the output path are left out.
+     */
+    public String fingerprint() {
+        StringBuilder out = new StringBuilder();
+        TournamentSpec s = spec;
+        out.append("name=").append(s.name()).append('\n');
+        out.append("variant=").append(s.variant().name()).append('\n');
+        out.append("format=")
+                .append(s.format().id())
+                .append(" seeds=")
+                .append(s.seeds())
+                .append('\n');
+        out.append("rounds=")
+                .append(s.rounds())
+                .append(" games=")
+                .append(s.gamesPerPairing())
+                .append('\n');
+        for (Entrant entrant : s.entrants()) {
+            EngineSpec engine = engineOf(entrant);
+            out.append("entrant=")
+                    .append(entrant.name())
+                    .append(" tc=")
+                    .append(entrant.timeControl())
+                    .append(" command=")
+                    .append(engine.command())
+                    .append(" options=")
+                    .append(new TreeMap<>(engine.options()))
+                    .append(" quirks=")
+                    .append(engine.quirks())
+                    .append(" notation=")
+                    .append(engine.notation().id())
+                    .append(" variant-option=")
+                    .append(engine.variantOption())
+                    .append('\n');
+        }
+        for (Opening opening : s.openings()) {
+            out.append("opening=").append(opening).append('\n');
+        }
+        out.append("order=")
+                .append(s.randomOrder() ? "random" : "sequential")
+                .append(" seed=")
+                .append(s.seed())
+                .append('\n');
+        out.append("overrun-margin-ms=").append(s.overrunMarginMillis()).append('\n');
+        out.append("adjudication=").append(s.adjudication()).append('\n');
+        out.append("sprt=").append(s.sprt()).append('\n');
+        return out.toString();
+    }
+}

@@ -1,0 +1,315 @@
+package dev.taikai.cli.run;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.taikai.engineworker.config.ConfigException;
+import dev.taikai.referee.game.GameAssignment;
+import dev.taikai.referee.game.GameRecord;
+import dev.taikai.referee.game.Kif;
+import dev.taikai.rules.Termination;
+import dev.taikai.scheduler.stats.EloInterval;
+import dev.taikai.scheduler.stats.Pentanomial;
+import dev.taikai.scheduler.stats.Sprt;
+import dev.taikai.scheduler.tournament.Standings;
+import dev.taikai.scheduler.tournament.TournamentSpec;
+import java.io.IOException;
+import java.io.RandomAccessFile;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * A run's records, written the moment each game ends: the journal {@code games.jsonl} (one game per
+ * line, flushed to disk before anything else: the source of truth for resuming), the game's KIF under
+ * {@code games/}, {@code results.json} (games and standings, updated in place), and a log line in
+ * {@code taikai.log}. {@code tournament.txt} holds the fingerprint that a resumed run must match.
+ */
+final class RunRecords implements AutoCloseable {
+    private final RunPlan plan;
+    private final Path dir;
+    private final ObjectMapper mapper = new ObjectMapper();
+    private final FileChannel journal;
+    private final RandomAccessFile results;
+    private final List<GameRecord> resumed = new ArrayList<>();
+    private final List<String> warnings = new ArrayList<>();
+    private long gamesEnd;
+    private int gamesWritten;
+
+    private RunRecords(RunPlan plan, Path dir, FileChannel journal, RandomAccessFile results) {
+        this.plan = plan;
+        this.dir = dir;
+        this.journal = journal;
+        this.results = results;
+    }
+
+    /** Opens (or creates) the output directory; a resumed run's finished games are read from the journal. */
+    static RunRecords open(RunPlan plan, List<GameAssignment> planned) throws IOException, ConfigException {
+        Path dir = plan.output();
+        Files.createDirectories(dir.resolve("games"));
+        Path fingerprintFile = dir.resolve("tournament.txt");
+        String fingerprint = plan.fingerprint();
+        if (Files.exists(fingerprintFile)) {
+            String existing = Files.readString(fingerprintFile, StandardCharsets.UTF_8);
+            if (!existing.equals(fingerprint)) {
+                throw new ConfigException(dir + " holds the records of a different tournament ("
+                        + firstDifference(existing, fingerprint) + "); choose another output directory or delete it");
+            }
+        } else {
+            Files.writeString(fingerprintFile, fingerprint, StandardCharsets.UTF_8);
+        }
+        Path journalFile = dir.resolve("games.jsonl");
+        RunRecords records = new RunRecords(
+                plan,
+                dir,
+                FileChannel.open(
+                        journalFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ),
+                new RandomAccessFile(dir.resolve("results.json").toFile(), "rw"));
+        records.readJournal(journalFile, planned);
+        records.rewriteResults(null);
+        return records;
+    }
+
+    private static String firstDifference(String existing, String wanted) {
+        String[] a = existing.split("\n");
+        String[] b = wanted.split("\n");
+        for (int i = 0; i < Math.min(a.length, b.length); i++) {
+            if (!a[i].equals(b[i])) {
+                return "was '" + a[i] + "', now '" + b[i] + "'";
+            }
+        }
+        return "settings differ";
+    }
+
+    /** Reads the journal; a torn last line (a run killed while writing it) is cut off and its game replayed. */
+    private void readJournal(Path file, List<GameAssignment> planned) throws IOException {
+        Map<String, GameAssignment> byId = new LinkedHashMap<>();
+        for (GameAssignment game : planned) {
+            byId.put(game.gameId(), game);
+        }
+        byte[] bytes = Files.readAllBytes(file);
+        int lineStart = 0;
+        long validEnd = 0;
+        for (int i = 0; i < bytes.length; i++) {
+            if (bytes[i] != '\n') {
+                continue;
+            }
+            String line = new String(bytes, lineStart, i - lineStart, StandardCharsets.UTF_8);
+            try {
+                JsonNode game = mapper.readTree(line);
+                GameAssignment assignment = byId.get(game.get("id").asText());
+                if (assignment != null && resumed.stream().noneMatch(r -> r.id().equals(assignment.gameId()))) {
+                    resumed.add(GameJson.read(game, assignment));
+                }
+            } catch (IOException | RuntimeException e) {
+                warnings.add(
+                        "journal line " + (resumed.size() + 1) + " is unreadable and was skipped: " + e.getMessage());
+            }
+            lineStart = i + 1;
+            validEnd = i + 1;
+        }
+        if (validEnd < bytes.length) {
+            warnings.add(
+                    "the journal ended in a torn line (the run was killed while writing); that game is played again");
+        }
+        journal.truncate(validEnd);
+        journal.position(validEnd);
+    }
+
+    List<GameRecord> resumedGames() {
+        return List.copyOf(resumed);
+    }
+
+    List<String> warnings() {
+        return List.copyOf(warnings);
+    }
+
+    Path directory() {
+        return dir;
+    }
+
+    /** Records a finished game everywhere; the journal line is on disk before this returns. */
+    synchronized void write(GameRecord record, Standings standings) throws IOException {
+        ObjectNode game = GameJson.write(record, mapper);
+        byte[] line = (mapper.writeValueAsString(game) + "\n").getBytes(StandardCharsets.UTF_8);
+        journal.write(java.nio.ByteBuffer.wrap(line));
+        journal.force(false);
+        Path kif = dir.resolve("games").resolve(record.id() + ".kif");
+        Path temporary = kif.resolveSibling(record.id() + ".kif.tmp");
+        Files.writeString(temporary, Kif.write(record, plan.spec().name()), StandardCharsets.UTF_8);
+        Files.move(temporary, kif, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        appendResult(game, standings);
+        Files.writeString(
+                dir.resolve("taikai.log"),
+                logLine(record),
+                StandardCharsets.UTF_8,
+                StandardOpenOption.CREATE,
+                StandardOpenOption.APPEND);
+    }
+
+    private static String logLine(GameRecord record) {
+        var a = record.assignment();
+        String result = record.winner() == null ? "draw" : record.winner() + " wins";
+        return String.format(
+                Locale.ROOT,
+                "%s game %s: %s (sente) vs %s (gote): %s by %s after %d plies in %.1f s; %s%n",
+                Instant.ofEpochMilli(record.finishedEpochMillis()),
+                record.id(),
+                a.sente(),
+                a.gote(),
+                result,
+                record.outcome().termination().name().toLowerCase(Locale.ROOT),
+                record.plies(),
+                (record.finishedEpochMillis() - record.startedEpochMillis()) / 1000.0,
+                record.outcome().detail());
+    }
+
+    /** Appends one game to results.json in place: only the closing part after the games list is rewritten. */
+    private void appendResult(ObjectNode game, Standings standings) throws IOException {
+        results.seek(gamesEnd);
+        results.write(((gamesWritten == 0 ? "\n" : ",\n") + mapper.writeValueAsString(game))
+                .getBytes(StandardCharsets.UTF_8));
+        gamesWritten++;
+        gamesEnd = results.getFilePointer();
+        results.write(tail(standings).getBytes(StandardCharsets.UTF_8));
+        results.setLength(results.getFilePointer());
+    }
+
+    /** Writes results.json from scratch (at the start, from the journal, and at the end). */
+    synchronized void rewriteResults(Standings standings) throws IOException {
+        StringBuilder head = new StringBuilder("{\"tournament\":")
+                .append(mapper.writeValueAsString(tournament()))
+                .append(",\n\"games\":[");
+        results.setLength(0);
+        results.seek(0);
+        results.write(head.toString().getBytes(StandardCharsets.UTF_8));
+        gamesWritten = 0;
+        gamesEnd = results.getFilePointer();
+        for (GameRecord record : resumed) {
+            if (standings == null || standings.contains(record.id())) {
+                results.seek(gamesEnd);
+                results.write(
+                        ((gamesWritten == 0 ? "\n" : ",\n") + mapper.writeValueAsString(GameJson.write(record, mapper)))
+                                .getBytes(StandardCharsets.UTF_8));
+                gamesWritten++;
+                gamesEnd = results.getFilePointer();
+            }
+        }
+        results.write(tail(standings).getBytes(StandardCharsets.UTF_8));
+        results.setLength(results.getFilePointer());
+    }
+
+    /** Rewrites results.json from every game counted in {@code standings}, in journal order. */
+    synchronized void finish(Standings standings) throws IOException {
+        resumed.clear();
+        resumed.addAll(standings.records());
+        rewriteResults(standings);
+    }
+
+    private String tail(Standings standings) throws IOException {
+        return "\n],\n\"standings\":" + mapper.writeValueAsString(standingsJson(standings))
+                + (plan.spec().entrants().size() == 2 && standings != null
+                        ? ",\n\"match\":" + mapper.writeValueAsString(matchJson(standings))
+                        : "")
+                + "}\n";
+    }
+
+    private ObjectNode tournament() {
+        TournamentSpec s = plan.spec();
+        ObjectNode t = mapper.createObjectNode();
+        t.put("name", s.name());
+        t.put("variant", s.variant().name());
+        t.put("format", s.format().id());
+        t.put("rounds", s.rounds());
+        t.put("games_per_pairing", s.gamesPerPairing());
+        t.put("seed", s.seed());
+        ArrayNode entrants = t.putArray("engines");
+        for (var entrant : s.entrants()) {
+            ObjectNode e = entrants.addObject();
+            e.put("name", entrant.name());
+            e.put("engine", entrant.engineId());
+            e.put("time_control", entrant.timeControl().toString());
+        }
+        return t;
+    }
+
+    private ArrayNode standingsJson(Standings standings) {
+        ArrayNode rows = mapper.createArrayNode();
+        if (standings == null) {
+            return rows;
+        }
+        for (Standings.Row row : standings.table()) {
+            ObjectNode r = rows.addObject();
+            r.put("rank", row.rank());
+            r.put("engine", row.engine());
+            r.put("games", row.games());
+            r.put("points", row.points());
+            r.put("wins", row.wdl().wins());
+            r.put("draws", row.wdl().draws());
+            r.put("losses", row.wdl().losses());
+            putNumber(r, "elo", row.elo());
+            putNumber(r, "elo_error", row.eloError());
+            ObjectNode terminations = r.putObject("terminations");
+            for (Map.Entry<Termination, Integer> e :
+                    standings.terminations(row.engine()).entrySet()) {
+                terminations.put(e.getKey().name().toLowerCase(Locale.ROOT), e.getValue());
+            }
+        }
+        return rows;
+    }
+
+    private ObjectNode matchJson(Standings standings) {
+        String first = plan.spec().entrants().get(0).name();
+        String second = plan.spec().entrants().get(1).name();
+        ObjectNode m = mapper.createObjectNode();
+        m.put("engine", first);
+        m.put("opponent", second);
+        var wdl = standings.between(first, second);
+        EloInterval elo = EloInterval.of(wdl);
+        putNumber(m, "elo", elo.elo());
+        putNumber(m, "elo_error", elo.error());
+        putNumber(m, "los", wdl.los());
+        putNumber(m, "draw_ratio", wdl.drawRatio());
+        Pentanomial pairs = standings.pentanomial(first, second);
+        ArrayNode counts = m.putArray("pentanomial");
+        for (long count : pairs.counts()) {
+            counts.add(count);
+        }
+        Sprt sprt = plan.spec().sprt();
+        if (sprt != null) {
+            ObjectNode s = m.putObject("sprt");
+            double llr = sprt.llr(pairs);
+            s.put("llr", llr);
+            s.put("lower_bound", sprt.lowerBound());
+            s.put("upper_bound", sprt.upperBound());
+            s.put("elo0", sprt.elo0());
+            s.put("elo1", sprt.elo1());
+            s.put("status", sprt.status(llr).name());
+        }
+        return m;
+    }
+
+    private static void putNumber(ObjectNode node, String key, double value) {
+        if (Double.isFinite(value)) {
+            node.put(key, Math.round(value * 100) / 100.0);
+        } else {
+            node.putNull(key);
+        }
+    }
+
+    @Override
+    public synchronized void close() throws IOException {
+        journal.close();
+        results.close();
+    }
+}

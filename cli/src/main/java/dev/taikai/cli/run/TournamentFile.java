@@ -1,0 +1,246 @@
+package dev.taikai.cli.run;
+
+import dev.taikai.engineworker.catalog.Catalog;
+import dev.taikai.engineworker.catalog.EngineSpec;
+import dev.taikai.engineworker.config.ConfigException;
+import dev.taikai.engineworker.config.YamlNode;
+import dev.taikai.referee.game.Adjudication;
+import dev.taikai.referee.game.Opening;
+import dev.taikai.referee.game.TimeControl;
+import dev.taikai.rules.Variant;
+import dev.taikai.scheduler.stats.Sprt;
+import dev.taikai.scheduler.tournament.Entrant;
+import dev.taikai.scheduler.tournament.Format;
+import dev.taikai.scheduler.tournament.OpeningSuite;
+import dev.taikai.scheduler.tournament.TournamentSpec;
+import java.io.IOException;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A tournament file (YAML; every key and its default in docs/tournaments.md). Errors name the file,
+ * the line and the field.
+ */
+public final class TournamentFile {
+    private static final Set<String> KEYS = Set.of(
+            "name",
+            "variant",
+            "format",
+            "seeds",
+            "rounds",
+            "games",
+            "engines",
+            "catalog",
+            "time-control",
+            "overrun-margin-ms",
+            "openings",
+            "adjudication",
+            "concurrency",
+            "seed",
+            "sprt",
+            "output",
+            "restart");
+    private static final Set<String> ENTRANT_KEYS = Set.of("engine", "name", "time-control");
+
+    private TournamentFile() {}
+
+    public static RunPlan read(Path file) throws ConfigException {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new ConfigException("cannot read tournament file " + file + ": " + e.getMessage());
+        }
+        Path dir = file.toAbsolutePath().getParent();
+        YamlNode root = YamlNode.root(new StringReader(text), file.toString(), "the tournament file is empty");
+        Map<String, YamlNode> f = root.mapping(KEYS);
+        String fileName = file.getFileName().toString();
+        String name = f.containsKey("name") ? f.get("name").nonEmpty() : fileName.replaceFirst("\\.[^.]*$", "");
+
+        YamlNode variantNode = required(root, f, "variant");
+        Variant variant = Variant.byName(variantNode.nonEmpty())
+                .orElseThrow(() -> variantNode.error("unknown variant; use minishogi or kyotoshogi"));
+        Catalog catalog = BuiltinCatalog.get();
+        if (f.containsKey("catalog")) {
+            catalog = catalog.with(Catalog.read(dir.resolve(f.get("catalog").nonEmpty())));
+        }
+        TimeControl timeControl = f.containsKey("time-control")
+                ? timeControl(f.get("time-control"))
+                : TimeControl.parse(RunPlan.DEFAULT_TIME_CONTROL);
+
+        List<Entrant> entrants = new ArrayList<>();
+        List<EngineSpec> inline = new ArrayList<>();
+        Set<String> names = new HashSet<>();
+        for (YamlNode item : required(root, f, "engines").sequence()) {
+            Entrant entrant = entrant(item, catalog, inline, timeControl);
+            if (!names.add(entrant.name())) {
+                throw item.error("two engines are named '" + entrant.name() + "'; give one a different name");
+            }
+            entrants.add(entrant);
+        }
+        catalog = catalog.with(Catalog.of(inline));
+        if (entrants.size() < 2) {
+            throw f.get("engines").error("a tournament needs at least two engines");
+        }
+
+        Format format = entrants.size() == 2 ? Format.MATCH : Format.ROUND_ROBIN;
+        if (f.containsKey("format")) {
+            YamlNode node = f.get("format");
+            format = Format.byId(node.nonEmpty())
+                    .orElseThrow(() -> node.error("unknown format; use round-robin, gauntlet or match"));
+        }
+        int seeds = f.containsKey("seeds") ? (int) f.get("seeds").number(1, entrants.size() - 1) : 1;
+        int rounds = f.containsKey("rounds") ? (int) f.get("rounds").number(1, 1_000_000) : 1;
+        int games = f.containsKey("games") ? (int) f.get("games").number(1, 1_000_000) : 2;
+        List<Opening> openings = List.of();
+        boolean random = false;
+        if (f.containsKey("openings")) {
+            Map<String, YamlNode> o = f.get("openings").mapping(Set.of("file", "order"));
+            YamlNode fileNode = required(f.get("openings"), o, "file");
+            try {
+                openings = OpeningSuite.read(dir.resolve(fileNode.nonEmpty()), variant);
+            } catch (IllegalArgumentException e) {
+                throw fileNode.error(e.getMessage());
+            }
+            if (o.containsKey("order")) {
+                String order = o.get("order").nonEmpty();
+                if (!order.equals("random") && !order.equals("sequential")) {
+                    throw o.get("order").error("order is 'sequential' or 'random', not '" + order + "'");
+                }
+                random = order.equals("random");
+            }
+        }
+        long margin =
+                f.containsKey("overrun-margin-ms") ? f.get("overrun-margin-ms").number(0, 3_600_000) : 0;
+        Adjudication adjudication =
+                f.containsKey("adjudication") ? adjudication(f.get("adjudication")) : Adjudication.DEFAULT;
+        int concurrency = f.containsKey("concurrency")
+                ? (int) f.get("concurrency").number(1, 1024)
+                : RunPlan.defaultConcurrency();
+        long seed = f.containsKey("seed") ? f.get("seed").number(Long.MIN_VALUE, Long.MAX_VALUE) : 1;
+        Sprt sprt = f.containsKey("sprt") ? sprt(f.get("sprt")) : null;
+        Path output = f.containsKey("output") ? dir.resolve(f.get("output").nonEmpty()) : Path.of("results", name);
+        boolean restartEveryGame = false;
+        if (f.containsKey("restart")) {
+            String restart = f.get("restart").nonEmpty();
+            if (!restart.equals("always") && !restart.equals("on-failure")) {
+                throw f.get("restart").error("restart is 'on-failure' or 'always', not '" + restart + "'");
+            }
+            restartEveryGame = restart.equals("always");
+        }
+        try {
+            TournamentSpec spec = new TournamentSpec(
+                    name,
+                    variant,
+                    format,
+                    entrants,
+                    seeds,
+                    rounds,
+                    games,
+                    openings,
+                    random,
+                    margin,
+                    adjudication,
+                    concurrency,
+                    seed,
+                    sprt);
+            return new RunPlan(spec, catalog, output, restartEveryGame);
+        } catch (IllegalArgumentException e) {
+            throw root.error(e.getMessage());
+        }
+    }
+
+    private static Entrant entrant(YamlNode item, Catalog catalog, List<EngineSpec> inline, TimeControl timeControl)
+            throws ConfigException {
+        if (item.isScalar()) {
+            String id = item.nonEmpty();
+            if (catalog.engine(id).isEmpty()) {
+                throw item.error(
+                        "no engine '" + id + "' in the catalog (built in: fairy-stockfish, taikai-1 to taikai-4)");
+            }
+            return new Entrant(id, id, timeControl);
+        }
+        Map<String, YamlNode> fields = item.mapping(Set.of());
+        TimeControl own = fields.containsKey("time-control") ? timeControl(fields.get("time-control")) : timeControl;
+        if (fields.containsKey("engine")) {
+            item.mapping(ENTRANT_KEYS);
+            String id = fields.get("engine").nonEmpty();
+            if (catalog.engine(id).isEmpty()) {
+                throw fields.get("engine").error("no engine '" + id + "' in the catalog");
+            }
+            String name = fields.containsKey("name") ? fields.get("name").nonEmpty() : id;
+            return new Entrant(name, id, own);
+        }
+        Set<String> keys = new HashSet<>(Catalog.ENGINE_KEYS);
+        keys.add("time-control");
+        EngineSpec spec = Catalog.engine(item, keys);
+        inline.add(spec);
+        return new Entrant(spec.id(), spec.id(), own);
+    }
+
+    private static TimeControl timeControl(YamlNode node) throws ConfigException {
+        try {
+            return TimeControl.parse(node.nonEmpty());
+        } catch (IllegalArgumentException e) {
+            throw node.error(e.getMessage());
+        }
+    }
+
+    private static Adjudication adjudication(YamlNode node) throws ConfigException {
+        Map<String, YamlNode> f = node.mapping(Set.of("move-limit", "resign", "draw"));
+        Adjudication result = Adjudication.DEFAULT;
+        if (f.containsKey("move-limit")) {
+            result = result.withMoveLimit((int) f.get("move-limit").number(0, 100_000));
+        }
+        if (f.containsKey("resign")) {
+            Map<String, YamlNode> r = f.get("resign").mapping(Set.of("score", "moves"));
+            result = result.withResign(
+                    (int) required(f.get("resign"), r, "score").number(1, 1_000_000),
+                    (int) required(f.get("resign"), r, "moves").number(1, 10_000));
+        }
+        if (f.containsKey("draw")) {
+            Map<String, YamlNode> d = f.get("draw").mapping(Set.of("score", "moves", "after"));
+            result = result.withDraw(
+                    (int) required(f.get("draw"), d, "score").number(1, 1_000_000),
+                    (int) required(f.get("draw"), d, "moves").number(1, 10_000),
+                    d.containsKey("after") ? (int) d.get("after").number(0, 100_000) : 0);
+        }
+        return result;
+    }
+
+    private static Sprt sprt(YamlNode node) throws ConfigException {
+        Map<String, YamlNode> f = node.mapping(Set.of("elo0", "elo1", "alpha", "beta"));
+        try {
+            return new Sprt(
+                    decimal(required(node, f, "elo0")),
+                    decimal(required(node, f, "elo1")),
+                    f.containsKey("alpha") ? decimal(f.get("alpha")) : 0.05,
+                    f.containsKey("beta") ? decimal(f.get("beta")) : 0.05);
+        } catch (IllegalArgumentException e) {
+            throw node.error(e.getMessage());
+        }
+    }
+
+    private static double decimal(YamlNode node) throws ConfigException {
+        try {
+            return Double.parseDouble(node.nonEmpty());
+        } catch (NumberFormatException e) {
+            throw node.error("expected a number, not '" + node.scalar() + "'");
+        }
+    }
+
+    private static YamlNode required(YamlNode parent, Map<String, YamlNode> fields, String key) throws ConfigException {
+        YamlNode value = fields.get(key);
+        if (value == null) {
+            throw parent.error("'" + key + "' is required");
+        }
+        return value;
+    }
+}
