@@ -276,12 +276,12 @@ public final class FakeEngine {
         if (switches.illegalMove) {
             return illegalMove(searched);
         }
-        if (scripted < switches.script.size()) {
+        while (scripted < switches.script.size()) {
             String next = switches.script.get(scripted++);
             try {
                 return Usi.format(Usi.parse(searched, next), searched.variant(), notation());
             } catch (MoveException e) {
-                scripted = switches.script.size(); // the script no longer fits the game: play on at random
+                // this scripted move does not fit the game: skip it and try the next
             }
         }
         int[] legal = searched.legalMoves();

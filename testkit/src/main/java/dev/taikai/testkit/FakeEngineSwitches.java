@@ -31,7 +31,7 @@ final class FakeEngineSwitches {
             "  --ponder                 offer USI_Ponder",
             "  --lishogi                read and write Kyoto shogi in lishogi notation",
             "  --score CP               report this score (centipawns) with every move",
-            "  --script M1,M2,...       play these moves in turn while they are legal, then random ones",
+            "  --script M1,M2,...       play the next of these moves that is legal; random moves once none is left",
             "  --stderr TEXT            write TEXT to standard error at start");
 
     String name = "Taikai fake engine";

@@ -115,7 +115,7 @@ public final class Standings {
         return !fitGames.isEmpty() && RatingFit.fit(entrants.size(), fitGames).prior();
     }
 
-    /** The table, best first: by rating from the maximum-likelihood fit over all games, then points. */
+    /** The table, best first: by rating from the maximum-likelihood fit over all games, then by points. */
     public synchronized List<Row> table() {
         List<RatingFit.Game> fitGames = new ArrayList<>();
         for (GameRecord game : games.values()) {
@@ -133,7 +133,8 @@ public final class Standings {
             double error = ratings == null ? Double.NaN : ratings.get(i).error();
             rows.add(new Row(0, engine, wdl.games(), wdl.points(), wdl, elo, error));
         }
-        rows.sort(Comparator.comparingDouble((Row r) -> Double.isNaN(r.elo()) ? 0 : -r.elo())
+        // ratings equal to a tenth of a point are ties, broken by points
+        rows.sort(Comparator.comparingDouble((Row r) -> Double.isNaN(r.elo()) ? 0 : -Math.round(r.elo() * 10) / 10.0)
                 .thenComparingDouble(r -> -r.points()));
         List<Row> ranked = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {
