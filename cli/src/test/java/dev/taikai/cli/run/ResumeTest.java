@@ -1,0 +1,187 @@
+package dev.taikai.cli.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.taikai.engineworker.usi.Timeouts;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A run killed with SIGKILL in the middle resumes: only unfinished games are played, none counted twice. */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class ResumeTest {
+    @Test
+    void resumeAfterKillDashNine(@TempDir Path dir) throws Exception {
+        String marker = "resume-" + UUID.randomUUID();
+        Files.writeString(
+                dir.resolve("match.yaml"),
+                "name: resume\nvariant: kyotoshogi\nrounds: 10\ngames: 2\n"
+                        + "time-control: nodes 1\nconcurrency: 1\noutput: out\nadjudication: {move-limit: 80}\nengines:\n"
+                        + Tournaments.fakeEntry("alpha", "--think-ms", "15", "--name", marker, "--seed", "3")
+                        + Tournaments.fakeEntry("beta", "--think-ms", "15", "--name", marker, "--seed", "4"));
+        Path out = dir.resolve("out");
+
+        Process first = new ProcessBuilder(javaCommand(dir.resolve("match.yaml")))
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("first.log").toFile())
+                .start();
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+        while (lines(out.resolve("games.jsonl")) < 5 && System.nanoTime() < deadline && first.isAlive()) {
+            Thread.sleep(50);
+        }
+        assertTrue(
+                first.isAlive(),
+                "the first run should still be playing: " + Files.readString(dir.resolve("first.log")));
+        first.destroyForcibly(); // SIGKILL: no shutdown hook, no cleanup
+        first.waitFor();
+        List<String> beforeResume = completeLines(out.resolve("games.jsonl"));
+        assertTrue(
+                beforeResume.size() >= 5 && beforeResume.size() < 20, "killed after " + beforeResume.size() + " games");
+        awaitNoProcesses(marker);
+
+        Tournaments.Run second = Tournaments.run(TournamentFile.read(dir.resolve("match.yaml")), Timeouts.DEFAULT);
+        assertEquals(LocalRunner.Ending.FINISHED, second.ending(), second.progress());
+        assertTrue(second.progress().contains(beforeResume.size() + " already played (resuming)"), second.progress());
+
+        List<String> journal = Tournaments.journal(out);
+        assertEquals(20, journal.size(), "each planned game once");
+        assertEquals(beforeResume, journal.subList(0, beforeResume.size()), "finished games are never played again");
+        JsonNode results = Tournaments.results(out);
+        Set<String> ids = new HashSet<>();
+        for (JsonNode game : results.get("games")) {
+            assertTrue(ids.add(game.get("id").asText()), "counted once: " + game.get("id"));
+            Tournaments.replay(game);
+        }
+        assertEquals(20, ids.size());
+        int games = 0;
+        for (JsonNode row : results.get("standings")) {
+            games += row.get("games").asInt();
+        }
+        assertEquals(40, games, "20 games, two engines each");
+        awaitNoProcesses(marker);
+
+        Tournaments.Run third = Tournaments.run(TournamentFile.read(dir.resolve("match.yaml")), Timeouts.DEFAULT);
+        assertTrue(third.progress().contains("20 already played"), third.progress());
+        assertEquals(20, Tournaments.journal(out).size(), "a finished tournament plays nothing more");
+    }
+
+    @Test
+    void aTornLastLineIsReplayed(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("match.yaml"),
+                "name: torn\nvariant: minishogi\nrounds: 2\ngames: 2\n"
+                        + "time-control: nodes 1\nconcurrency: 1\noutput: out\nadjudication: {move-limit: 20}\nengines:\n"
+                        + Tournaments.fakeEntry("alpha", "--think-ms", "0")
+                        + Tournaments.fakeEntry("beta", "--think-ms", "0"));
+        RunPlan plan = TournamentFile.read(dir.resolve("match.yaml"));
+        Tournaments.run(plan, Timeouts.DEFAULT);
+        Path journal = plan.output().resolve("games.jsonl");
+        List<String> lines = Files.readAllLines(journal);
+        assertEquals(4, lines.size());
+        String torn = lines.get(3).substring(0, lines.get(3).length() / 2);
+        Files.writeString(journal, String.join("\n", lines.subList(0, 3)) + "\n" + torn);
+
+        Tournaments.Run resumed = Tournaments.run(plan, Timeouts.DEFAULT);
+        assertTrue(resumed.progress().contains("torn line"), resumed.progress());
+        assertTrue(resumed.progress().contains("3 already played"), resumed.progress());
+        List<String> after = Files.readAllLines(journal);
+        assertEquals(4, after.size());
+        assertEquals(lines.subList(0, 3), after.subList(0, 3));
+        assertEquals(4, Tournaments.results(plan.output()).get("games").size());
+    }
+
+    @Test
+    void aDifferentTournamentCannotReuseTheOutputDirectory(@TempDir Path dir) throws Exception {
+        String engines =
+                Tournaments.fakeEntry("alpha", "--think-ms", "0") + Tournaments.fakeEntry("beta", "--think-ms", "0");
+        Files.writeString(
+                dir.resolve("a.yaml"),
+                "name: same\nvariant: minishogi\nrounds: 1\ntime-control: nodes 1\noutput: out\nengines:\n" + engines);
+        Files.writeString(
+                dir.resolve("b.yaml"),
+                "name: same\nvariant: minishogi\nrounds: 2\ntime-control: nodes 1\noutput: out\nengines:\n" + engines);
+        Tournaments.run(TournamentFile.read(dir.resolve("a.yaml")), Timeouts.DEFAULT);
+        dev.taikai.engineworker.config.ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(
+                dev.taikai.engineworker.config.ConfigException.class,
+                () -> Tournaments.run(TournamentFile.read(dir.resolve("b.yaml")), Timeouts.DEFAULT));
+        assertTrue(
+                e.getMessage()
+                        .contains(
+                                "holds the records of a different tournament (was 'rounds=1 games=2', now 'rounds=2 games=2')"),
+                e.getMessage());
+    }
+
+    private static List<String> javaCommand(Path file) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add("dev.taikai.cli.Taikai");
+        command.add("run");
+        command.add(file.toString());
+        return command;
+    }
+
+    private static int lines(Path file) throws IOException {
+        return Files.exists(file) ? completeLines(file).size() : 0;
+    }
+
+    private static List<String> completeLines(Path file) throws IOException {
+        String text = Files.readString(file);
+        List<String> lines = new ArrayList<>(List.of(text.split("\n")));
+        if (!text.endsWith("\n") && !lines.isEmpty()) {
+            lines.remove(lines.size() - 1);
+        }
+        lines.removeIf(String::isEmpty);
+        return lines;
+    }
+
+    /** Engines of the killed run exit when their pipes close; none may be left running. */
+    private static void awaitNoProcesses(String marker) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        List<Long> left;
+        do {
+            left = processesWith(marker);
+            if (left.isEmpty()) {
+                return;
+            }
+            Thread.sleep(50);
+        } while (System.nanoTime() < deadline);
+        throw new AssertionError("engine processes left behind: " + left);
+    }
+
+    private static List<Long> processesWith(String marker) throws IOException {
+        List<Long> found = new ArrayList<>();
+        try (Stream<Path> entries = Files.list(Path.of("/proc"))) {
+            for (Path entry : entries.toList()) {
+                String name = entry.getFileName().toString();
+                if (!name.chars().allMatch(Character::isDigit)) {
+                    continue;
+                }
+                try {
+                    String cmdline = Files.readString(entry.resolve("cmdline"));
+                    String stat = Files.readString(entry.resolve("stat"));
+                    boolean zombie = stat.substring(stat.lastIndexOf(')') + 2).startsWith("Z");
+                    if (cmdline.contains(marker) && !zombie) {
+                        found.add(Long.parseLong(name));
+                    }
+                } catch (IOException e) {
+                    // gone while listed
+                }
+            }
+        }
+        return found;
+    }
+}
