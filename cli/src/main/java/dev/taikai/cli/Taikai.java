@@ -22,6 +22,7 @@ import picocli.CommandLine.Command;
             EngineCheckCommand.class,
             FakeEngineCommand.class,
             EngineCommand.class,
+            MakeOpeningsCommand.class,
             CommandLine.HelpCommand.class
         },
         footer = {"", "Run 'taikai <command> --help' for the options of a command."})

@@ -17,8 +17,8 @@ import java.util.List;
 
 /**
  * An opening suite file: one opening per line, {@code SFEN}, {@code SFEN moves M1 M2 ...}, {@code
- * startpos} or {@code startpos moves M1 ...}; Kyoto in either notation; blank lines and lines starting
- * with {@code #} are skipped. Every opening is checked against the rules and must leave a game to play.
+ * startpos} or {@code startpos moves M1 ...}; Kyoto in either notation; {@code #} starts a comment,
+ * and blank lines are skipped. Every opening is checked against the rules and must leave a game to play.
  */
 public final class OpeningSuite {
     private OpeningSuite() {}
@@ -33,8 +33,10 @@ public final class OpeningSuite {
         }
         List<Opening> openings = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i).trim();
-            if (line.isEmpty() || line.startsWith("#")) {
+            String line = lines.get(i);
+            int comment = line.indexOf('#');
+            line = (comment < 0 ? line : line.substring(0, comment)).trim();
+            if (line.isEmpty()) {
                 continue;
             }
             try {

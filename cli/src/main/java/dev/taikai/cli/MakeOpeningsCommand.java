@@ -1,0 +1,149 @@
+package dev.taikai.cli;
+
+import dev.taikai.cli.run.BuiltinCatalog;
+import dev.taikai.engineworker.catalog.EngineSpec;
+import dev.taikai.engineworker.config.ConfigException;
+import dev.taikai.engineworker.usi.BestMove;
+import dev.taikai.engineworker.usi.MoveReply;
+import dev.taikai.engineworker.usi.PositionCommand;
+import dev.taikai.engineworker.usi.SearchLimits;
+import dev.taikai.engineworker.usi.StartResult;
+import dev.taikai.engineworker.usi.Timeouts;
+import dev.taikai.engineworker.usi.UsiEngine;
+import dev.taikai.rules.Position;
+import dev.taikai.rules.Usi;
+import dev.taikai.rules.Variant;
+import java.io.PrintWriter;
+import java.time.LocalDate;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * Hidden: makes a balanced opening suite. Every distinct position {@code --plies} moves from the start is
+ * evaluated by an engine to {@code --depth}; positions within {@code --max-cp} of equality, with the side
+ * to move not in check, are kept, closest to equality first. The suite's header records how it was made.
+ */
+@Command(
+        name = "make-openings",
+        hidden = true,
+        mixinStandardHelpOptions = true,
+        description = "Makes a balanced opening suite (see openings/README.md).")
+final class MakeOpeningsCommand implements Callable<Integer> {
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--variant", required = true)
+    private String variantName;
+
+    @Option(names = "--plies", defaultValue = "4")
+    private int plies;
+
+    @Option(names = "--depth", defaultValue = "8")
+    private int depth;
+
+    @Option(names = "--max-cp", defaultValue = "50")
+    private int maxCentipawns;
+
+    @Option(names = "--count", defaultValue = "100")
+    private int count;
+
+    @Option(names = "--engine", defaultValue = "fairy-stockfish")
+    private String engine;
+
+    private record Candidate(List<String> moves, int score, long key) {}
+
+    @Override
+    public Integer call() throws Exception {
+        Variant variant = Inputs.variant(variantName);
+        EngineSpec engineSpec;
+        try {
+            engineSpec = BuiltinCatalog.get().resolve(engine);
+        } catch (ConfigException e) {
+            throw new Failures.UsageException(e.getMessage());
+        }
+        List<List<String>> lines = new ArrayList<>();
+        collect(Position.start(variant), plies, new ArrayList<>(), new HashSet<>(), lines);
+        StartResult started = UsiEngine.start(engineSpec, variant, Timeouts.DEFAULT);
+        if (!(started instanceof UsiEngine usi)) {
+            throw new Failures.UsageException("cannot start " + engine + ": " + started);
+        }
+        List<Candidate> kept = new ArrayList<>();
+        String sfen = Position.start(variant).toSfen();
+        try (usi) {
+            usi.newGame();
+            for (List<String> moves : lines) {
+                MoveReply reply = usi.go(new PositionCommand(sfen, moves), SearchLimits.depth(depth));
+                if (reply instanceof BestMove best
+                        && best.info() != null
+                        && best.info().score() != null
+                        && !best.info().score().mate()
+                        && Math.abs(best.info().score().value()) <= maxCentipawns) {
+                    kept.add(new Candidate(moves, best.info().score().value(), keyOf(variant, moves)));
+                }
+            }
+        }
+        kept.sort(Comparator.comparingInt((Candidate c) -> Math.abs(c.score())).thenComparingLong(Candidate::key));
+        PrintWriter out = spec.commandLine().getOut();
+        out.printf("# Balanced %s openings, made %s by:%n", variant.displayName(), LocalDate.now());
+        out.printf(
+                "#   ./taikai make-openings --variant %s --plies %d --depth %d --max-cp %d --count %d --engine %s%n",
+                variant.name(), plies, depth, maxCentipawns, count, engine);
+        out.printf(
+                "# %d distinct positions %d plies from the start (side to move not in check) were evaluated by %s%n",
+                lines.size(), plies, usi(engineSpec));
+        out.printf(
+                "# at depth %d; %d scored within %d centipawns of equality; the %d closest to 0 follow.%n",
+                depth, kept.size(), maxCentipawns, Math.min(count, kept.size()));
+        out.println("# Each line: startpos moves ..., then the engine's score from the side to move, as a comment.");
+        for (Candidate candidate : kept.subList(0, Math.min(count, kept.size()))) {
+            out.printf("startpos moves %s # %+d cp%n", String.join(" ", candidate.moves()), candidate.score());
+        }
+        out.flush();
+        return 0;
+    }
+
+    private static String usi(EngineSpec spec) {
+        return spec.id() + " (" + String.join(" ", spec.command()) + ")";
+    }
+
+    /** Every distinct position {@code plies} moves deep that is not over and not in check, by its first line. */
+    private static void collect(
+            Position position, int plies, List<String> line, Set<Long> seen, List<List<String>> out) {
+        if (plies == 0) {
+            if (seen.add(position.key()) && !position.inCheck() && position.legalMoves().length > 0) {
+                out.add(List.copyOf(line));
+            }
+            return;
+        }
+        List<String> moves = new ArrayList<>();
+        for (int move : position.legalMoves()) {
+            moves.add(Usi.format(move, position.variant()));
+        }
+        moves.sort(null);
+        for (String move : moves) {
+            line.add(move);
+            try {
+                collect(position.play(Usi.parse(position, move)), plies - 1, line, seen, out);
+            } catch (dev.taikai.rules.MoveException e) {
+                throw new IllegalStateException(e);
+            }
+            line.remove(line.size() - 1);
+        }
+    }
+
+    private static long keyOf(Variant variant, List<String> moves) throws dev.taikai.rules.MoveException {
+        Position position = Position.start(variant);
+        for (String move : moves) {
+            position = position.play(Usi.parse(position, move));
+        }
+        return position.key();
+    }
+}

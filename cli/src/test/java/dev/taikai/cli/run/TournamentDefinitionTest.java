@@ -1,0 +1,205 @@
+package dev.taikai.cli.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.taikai.engineworker.config.ConfigException;
+import dev.taikai.referee.game.Adjudication;
+import dev.taikai.referee.game.TimeControl;
+import dev.taikai.rules.Variant;
+import dev.taikai.scheduler.stats.Sprt;
+import dev.taikai.scheduler.tournament.Entrant;
+import dev.taikai.scheduler.tournament.Format;
+import dev.taikai.scheduler.tournament.OpeningSuite;
+import dev.taikai.scheduler.tournament.TournamentSpec;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Tournament files and cutechess-style flags: every key read as documented, every error placed. */
+class TournamentDefinitionTest {
+    @Test
+    void theDocumentedExampleReadsAsDocumented() throws Exception {
+        RunPlan plan = TournamentFile.read(Path.of("../docs/tournament.example.yaml"));
+        TournamentSpec spec = plan.spec();
+        assertEquals("example", spec.name());
+        assertEquals(Variant.MINISHOGI, spec.variant());
+        assertEquals(Format.ROUND_ROBIN, spec.format());
+        assertEquals(
+                List.of(
+                        new Entrant("taikai-4", "taikai-4", TimeControl.byoyomi(2000, 100)),
+                        new Entrant("taikai-2-slow", "taikai-2", TimeControl.byoyomi(4000, 200)),
+                        new Entrant("fsf-skill-3", "fsf-skill-3", TimeControl.byoyomi(2000, 100))),
+                spec.entrants());
+        assertEquals(
+                Map.of("Skill Level", "3"),
+                plan.catalog().engine("fsf-skill-3").orElseThrow().options());
+        assertEquals(100, spec.openings().size());
+        assertTrue(spec.randomOrder());
+        assertEquals(new Adjudication(300, 1500, 4, 10, 8, 60), spec.adjudication());
+        assertEquals(42, spec.seed());
+        assertEquals(1, spec.concurrency());
+        assertNull(spec.sprt());
+        assertTrue(plan.output().endsWith(Path.of("results", "example")));
+    }
+
+    @Test
+    void theShippedOpeningSuitesAreLegalAndBalanced() {
+        for (Variant variant : Variant.all()) {
+            var openings = OpeningSuite.read(Path.of("../openings/" + variant.name() + ".txt"), variant);
+            assertEquals(100, openings.size(), variant.name());
+            assertTrue(openings.stream().allMatch(o -> o.moves().size() == 4), variant.name());
+            assertEquals(
+                    100,
+                    openings.stream().map(o -> o.position().key()).distinct().count(),
+                    "distinct positions");
+        }
+    }
+
+    @Test
+    void defaultsForAMinimalFile(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("m.yaml"), "variant: kyotoshogi\nengines: [taikai-1, taikai-2]\n");
+        RunPlan plan = TournamentFile.read(dir.resolve("m.yaml"));
+        TournamentSpec spec = plan.spec();
+        assertEquals("m", spec.name());
+        assertEquals(Format.MATCH, spec.format());
+        assertEquals(1, spec.rounds());
+        assertEquals(2, spec.gamesPerPairing());
+        assertEquals(
+                TimeControl.parse(RunPlan.DEFAULT_TIME_CONTROL),
+                spec.entrants().get(0).timeControl());
+        assertEquals(Adjudication.DEFAULT, spec.adjudication());
+        assertEquals(RunPlan.defaultConcurrency(), spec.concurrency());
+        assertEquals(Path.of("results", "m"), plan.output());
+        assertTrue(spec.openings().isEmpty());
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '"',
+            value = {
+                "variant: minishogi\\nengines: [taikai-1]\\nrounds: 2\\nround: 3 | t.yaml:4: unknown key 'round'",
+                "engines: [taikai-1, taikai-2] | t.yaml:1: 'variant' is required",
+                "variant: chess\\nengines: [taikai-1, taikai-2] | t.yaml:1: variant: unknown variant",
+                "variant: minishogi\\nengines: [taikai-1] | t.yaml:2: engines: a tournament needs at least two engines",
+                "variant: minishogi\\nengines:\\n  - taikai-1\\n  - nobody | t.yaml:4: engines[1]: no engine 'nobody' in the catalog",
+                "variant: minishogi\\nengines:\\n  - taikai-1\\n  - taikai-1 | t.yaml:4: engines[1]: two engines are named 'taikai-1'",
+                "variant: minishogi\\nengines:\\n  - taikai-1\\n  - {engine: taikai-2, time-control: 3 byoyomi} | t.yaml:4: engines[1].time-control: time control '3 byoyomi'",
+                "variant: minishogi\\nengines: [taikai-1, taikai-2]\\ntime-control: fast | t.yaml:3: time-control: time control 'fast'",
+                "variant: minishogi\\nengines: [taikai-1, taikai-2]\\nrounds: 0 | t.yaml:3: rounds: 0 is out of range",
+                "variant: minishogi\\nengines: [taikai-1, taikai-2]\\nformat: knockout | t.yaml:3: format: unknown format",
+                "variant: minishogi\\nengines: [taikai-1, taikai-2, taikai-3]\\nsprt: {elo0: 0, elo1: 5} | t.yaml:1: SPRT needs a two-engine match",
+                "variant: minishogi\\nengines: [taikai-1, taikai-2]\\nsprt: {elo0: 5, elo1: 0} | t.yaml:3: sprt: SPRT needs elo0 < elo1",
+                "variant: minishogi\\nengines: [taikai-1, taikai-2]\\nopenings: {file: missing.txt} | t.yaml:3: openings.file: cannot read opening suite",
+                "variant: minishogi\\nengines: [taikai-1, taikai-2]\\nadjudication: {resign: {score: 500}} | t.yaml:3: adjudication.resign: 'moves' is required",
+                "variant: minishogi\\nengines: [taikai-1, taikai-2]\\nrestart: sometimes | t.yaml:3: restart: restart is 'on-failure' or 'always'",
+                "variant: minishogi\\nengines:\\n  - taikai-1\\n  - {id: x} | t.yaml:4: engines[1]: an engine needs 'command'",
+            })
+    void errorsNameFileLineAndField(String yaml, String message, @TempDir Path dir) throws Exception {
+        Path file = dir.resolve("t.yaml");
+        Files.writeString(file, yaml.replace("\\n", "\n"));
+        ConfigException e = assertThrows(ConfigException.class, () -> TournamentFile.read(file));
+        assertTrue(e.getMessage().startsWith(file + message.substring("t.yaml".length())), e.getMessage());
+    }
+
+    @Test
+    void cutechessFlagsDescribeTheSameTournamentAsAFile(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("openings.txt"), "startpos moves 5d5c\nstartpos moves 4e4d\n");
+        RunPlan flags = CutechessArguments.parse(List.of(
+                "-variant",
+                "minishogi",
+                "-event",
+                "same",
+                "-engine",
+                "conf=taikai-3",
+                "name=three",
+                "-engine",
+                "conf=fairy-stockfish",
+                "option.Skill Level=2",
+                "-each",
+                "tc=2",
+                "byoyomi=0.1",
+                "-rounds",
+                "3",
+                "-games",
+                "2",
+                "-repeat",
+                "-recover",
+                "-concurrency",
+                "1",
+                "-openings",
+                "file=" + dir.resolve("openings.txt"),
+                "order=random",
+                "-srand",
+                "9",
+                "-sprt",
+                "elo0=0",
+                "elo1=5",
+                "alpha=0.05",
+                "beta=0.1",
+                "-resign",
+                "movecount=3",
+                "score=900",
+                "-draw",
+                "movenumber=30",
+                "movecount=6",
+                "score=15",
+                "-maxmoves",
+                "120",
+                "-timemargin",
+                "25"));
+        TournamentSpec spec = flags.spec();
+        assertEquals(Format.MATCH, spec.format());
+        assertEquals(
+                List.of("three", "fairy-stockfish"),
+                spec.entrants().stream().map(Entrant::name).toList());
+        assertEquals(TimeControl.byoyomi(2000, 100), spec.entrants().get(1).timeControl());
+        assertEquals(
+                Map.of("Skill Level", "2"),
+                flags.engineOf(spec.entrants().get(1)).options());
+        assertEquals(new Adjudication(240, 900, 3, 15, 6, 60), spec.adjudication());
+        assertEquals(new Sprt(0, 5, 0.05, 0.1), spec.sprt());
+        assertEquals(25, spec.overrunMarginMillis());
+        assertEquals(9, spec.seed());
+        assertTrue(spec.randomOrder());
+
+        String engines = "engines:\n  - {engine: taikai-3, name: three}\n"
+                + "  - {id: fairy-stockfish, command: fairy-stockfish, options: {Skill Level: 2}, quirks: [swapped-clocks]}\n";
+        Files.writeString(
+                dir.resolve("same.yaml"),
+                "name: same\nvariant: minishogi\nrounds: 3\ngames: 2\n"
+                        + "time-control: 2 byoyomi 0.1\nconcurrency: 1\nopenings: {file: openings.txt, order: random}\nseed: 9\n"
+                        + "sprt: {elo0: 0, elo1: 5, alpha: 0.05, beta: 0.1}\noverrun-margin-ms: 25\n"
+                        + "adjudication: {move-limit: 240, resign: {score: 900, moves: 3}, draw: {score: 15, moves: 6, after: 60}}\n"
+                        + engines);
+        assertEquals(TournamentFile.read(dir.resolve("same.yaml")).fingerprint(), flags.fingerprint());
+    }
+
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            quoteCharacter = '"',
+            value = {
+                "-engine conf=taikai-1 -engine conf=taikai-2 | -variant is required",
+                "-variant minishogi -engine conf=taikai-1 | a tournament needs at least two -engine flags",
+                "-variant minishogi -engine conf=nobody -engine conf=taikai-2 | -engine conf=nobody: no such engine",
+                "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -rounds many | -rounds needs a whole number",
+                "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -bogus 1 | unknown flag '-bogus'",
+                "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -each tc=40/60 | tc=40/60: moves/time controls are not supported",
+                "-variant minishogi -engine cmd=/bin/engine -engine cmd=/bin/engine | two engines are named 'engine'",
+                "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -sprt elo0=0 | -sprt needs elo1=",
+            })
+    void badFlagsSayWhatIsWrong(String commandLine, String message) {
+        ConfigException e =
+                assertThrows(ConfigException.class, () -> CutechessArguments.parse(List.of(commandLine.split(" "))));
+        assertTrue(e.getMessage().contains(message), e.getMessage());
+    }
+}
