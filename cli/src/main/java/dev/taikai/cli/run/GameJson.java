@@ -21,7 +21,8 @@ import java.util.Locale;
  * A game record as JSON, as results.json and the journal hold it: {@code id}, {@code round}, {@code
  * sente}, {@code gote}, {@code result} ({@code sente}, {@code gote} or {@code draw}), {@code
  * termination}, {@code start_sfen}, {@code moves} (USI, Fairy-Stockfish notation), {@code plies}, and
- * per move in {@code move_data}: {@code time_ms}, {@code score}, {@code depth}, {@code nodes}.
+ * per move in {@code move_data}: {@code time_ms} (the engine's, at the pipe), {@code referee_ms} (the
+ * referee's own, asking to answer), {@code remaining_ms}, {@code score}, {@code depth}, {@code nodes}.
  */
 final class GameJson {
     private GameJson() {}
@@ -52,6 +53,7 @@ final class GameJson {
             moves.add(move.move());
             ObjectNode entry = data.addObject();
             entry.put("time_ms", Math.round(move.timeNanos() / 1000.0) / 1000.0);
+            entry.put("referee_ms", Math.round(move.refereeNanos() / 1000.0) / 1000.0);
             entry.put("remaining_ms", move.remainingMillis());
             if (move.score() == null) {
                 entry.putNull("score");
@@ -100,6 +102,7 @@ final class GameJson {
             moves.add(new MoveRecord(
                     texts.get(i).asText(),
                     Math.round(entry.get("time_ms").asDouble() * 1_000_000),
+                    Math.round(entry.path("referee_ms").asDouble() * 1_000_000),
                     entry.get("remaining_ms").asLong(),
                     score,
                     entry.get("depth").asInt(),

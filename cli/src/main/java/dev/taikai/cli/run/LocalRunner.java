@@ -50,6 +50,7 @@ public final class LocalRunner {
     private final Timeouts timeouts;
     private final List<Seat> seats = new CopyOnWriteArrayList<>();
     private final AtomicInteger done = new AtomicInteger();
+    private final java.util.concurrent.atomic.AtomicLong movesThisRun = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean stopping;
     private volatile boolean interrupted;
     private volatile String abortReason;
@@ -112,6 +113,16 @@ public final class LocalRunner {
             }
             records.finish(standings);
             Report.print(out, spec, standings);
+            long moves = movesThisRun.get();
+            double cpuSeconds = processCpuNanos() / 1e9;
+            out.printf(
+                    Locale.ROOT,
+                    "%nThis run: %d games in %.1f s, manager CPU %.2f s (%.1f µs per move over %d moves)%n",
+                    done.get() - baseline,
+                    (System.nanoTime() - started) / 1e9,
+                    cpuSeconds,
+                    moves == 0 ? 0 : cpuSeconds * 1e6 / moves,
+                    moves);
             out.printf("%nRecords: %s (results.json, games/*.kif, taikai.log)%n", records.directory());
             out.flush();
         }
@@ -151,6 +162,7 @@ public final class LocalRunner {
                         break;
                     }
                     if (standings.add(record)) {
+                        movesThisRun.addAndGet(record.plies());
                         records.write(record, standings);
                         report(record, standings, planned, started, baseline);
                         checkSprt(standings);
@@ -283,6 +295,12 @@ public final class LocalRunner {
     private void say(String line) {
         progress.println(line);
         progress.flush();
+    }
+
+    /** CPU time of this JVM alone (engines are other processes), or 0 where the JVM does not say. */
+    private static long processCpuNanos() {
+        var os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : 0;
     }
 
     private static String duration(double seconds) {

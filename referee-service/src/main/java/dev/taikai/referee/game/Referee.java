@@ -37,8 +37,11 @@ public final class Referee {
             Color side = game.position().sideToMove();
             Player player = side == Color.SENTE ? sente : gote;
             SearchLimits limits = clock.limitsFor(side);
-            MoveReply reply = player.go(positionFor(game, player.notation()), limits);
-            Optional<Outcome> ended = judge(game, clock, side, player, reply, moves);
+            PositionCommand position = positionFor(game, player.notation());
+            long asked = System.nanoTime();
+            MoveReply reply = player.go(position, limits);
+            long answered = System.nanoTime();
+            Optional<Outcome> ended = judge(game, clock, side, player, reply, answered - asked, moves);
             if (ended.isPresent()) {
                 game.end(
                         ended.get().termination(),
@@ -61,7 +64,13 @@ public final class Referee {
 
     /** The engine's answer judged: an ending outside the rules, or the move played and recorded. */
     private static Optional<Outcome> judge(
-            Game game, Clock clock, Color side, Player player, MoveReply reply, List<MoveRecord> moves) {
+            Game game,
+            Clock clock,
+            Color side,
+            Player player,
+            MoveReply reply,
+            long refereeNanos,
+            List<MoveRecord> moves) {
         Result loss = Result.lossFor(side);
         String who = side.displayName() + " (" + player.name() + ")";
         if (reply instanceof EngineFailure failure) {
@@ -98,6 +107,7 @@ public final class Referee {
         moves.add(new MoveRecord(
                 Usi.format(move, game.variant()),
                 best.engineNanos(),
+                refereeNanos,
                 clock.remainingMillis(side),
                 info == null ? null : info.score(),
                 info == null ? -1 : info.depth(),
