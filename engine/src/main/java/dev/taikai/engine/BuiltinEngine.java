@@ -3,7 +3,6 @@ package dev.taikai.engine;
 import dev.taikai.rules.Color;
 import dev.taikai.rules.Move;
 import dev.taikai.rules.Position;
-import dev.taikai.rules.Sfen;
 import dev.taikai.rules.Usi;
 import dev.taikai.rules.Variant;
 import java.io.BufferedReader;
@@ -94,18 +93,7 @@ public final class BuiltinEngine {
 
     private void position(String line) {
         try {
-            String rest = line.substring("position".length()).trim();
-            int movesAt = rest.indexOf(" moves ");
-            String where = movesAt < 0 ? rest : rest.substring(0, movesAt);
-            Position p = where.equals("startpos")
-                    ? Position.start(variant)
-                    : Sfen.parse(variant, where.substring(5).trim());
-            if (movesAt >= 0) {
-                for (String move : rest.substring(movesAt + 7).trim().split("\\s+")) {
-                    p = p.play(Usi.parse(p, move));
-                }
-            }
-            position = p;
+            position = Usi.positionCommand(variant, line);
         } catch (Exception e) {
             send("info string cannot read the position: " + e.getMessage());
         }

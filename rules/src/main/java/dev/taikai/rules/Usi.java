@@ -40,6 +40,47 @@ public final class Usi {
         return parse(position, text, List.of(notation));
     }
 
+    /**
+     * The position a USI {@code position startpos|sfen <sfen> [moves <m1> ...]} command describes, its moves
+     * read in exactly {@code notation}; what an engine does on receiving the command.
+     *
+     * @throws InvalidSfenException if the SFEN is malformed, or the command names neither startpos nor an SFEN
+     * @throws MoveException if a move is malformed or illegal where it is played
+     */
+    public static Position positionCommand(Variant variant, String line, Notation notation)
+            throws InvalidSfenException, MoveException {
+        return positionCommand(variant, line, List.of(notation));
+    }
+
+    /** As {@link #positionCommand(Variant, String, Notation)}, with moves in either Kyoto notation. */
+    public static Position positionCommand(Variant variant, String line) throws InvalidSfenException, MoveException {
+        return positionCommand(variant, line, EITHER);
+    }
+
+    private static Position positionCommand(Variant variant, String line, List<Notation> notations)
+            throws InvalidSfenException, MoveException {
+        String rest = line.startsWith("position")
+                ? line.substring("position".length()).trim()
+                : line.trim();
+        int movesAt = rest.indexOf(" moves ");
+        String where = movesAt < 0 ? rest : rest.substring(0, movesAt).trim();
+        Position position;
+        if (where.equals("startpos")) {
+            position = Position.start(variant);
+        } else if (where.startsWith("sfen ")) {
+            position = Sfen.parse(variant, where.substring("sfen ".length()).trim());
+        } else {
+            throw new InvalidSfenException("expected 'startpos' or 'sfen <sfen>', got '" + where + "'");
+        }
+        if (movesAt >= 0) {
+            for (String move :
+                    rest.substring(movesAt + " moves ".length()).trim().split("\\s+")) {
+                position = position.play(parse(position, move, notations));
+            }
+        }
+        return position;
+    }
+
     private static int parse(Position position, String text, List<Notation> notations) throws MoveException {
         Variant variant = position.variant();
         if (text == null || text.isEmpty()) {

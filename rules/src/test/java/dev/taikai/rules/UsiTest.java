@@ -13,9 +13,40 @@ class UsiTest {
     private static final String MINI_START = "rbsgk/4p/5/P4/KGSBR b - 1";
     private static final String KYOTO_START = "p+nks+l/5/5/5/+LSK+NP b - 1";
 
+    private static String sfen(Position position) {
+        return Sfen.format(position, Notation.FAIRY_STOCKFISH);
+    }
+
     private static Position position(String variant, String sfen) throws InvalidSfenException {
         Variant v = Variant.byName(variant).orElseThrow();
         return sfen.equals("startpos") ? Position.start(v) : Sfen.parse(v, sfen);
+    }
+
+    @Test
+    void positionCommandsReadAsEnginesReadThem() throws Exception {
+        Position start = Position.start(Variant.MINISHOGI);
+        assertEquals(sfen(start), sfen(Usi.positionCommand(Variant.MINISHOGI, "position startpos")));
+        Position played = start.play(Usi.parse(start, "5e4d"));
+        assertEquals(sfen(played), sfen(Usi.positionCommand(Variant.MINISHOGI, "position startpos moves 5e4d")));
+        assertEquals(
+                sfen(played.play(Usi.parse(played, "1a2b"))),
+                sfen(Usi.positionCommand(Variant.MINISHOGI, "position sfen " + MINI_START + " moves 5e4d  1a2b")));
+        assertEquals(sfen(played), sfen(Usi.positionCommand(Variant.MINISHOGI, "position sfen " + sfen(played))));
+
+        Position kyoto = Position.start(Variant.KYOTOSHOGI);
+        assertEquals(
+                sfen(kyoto.play(Usi.parse(kyoto, "5e4d-"))),
+                sfen(Usi.positionCommand(Variant.KYOTOSHOGI, "position startpos moves 5e4d+", Notation.LISHOGI)));
+        assertThrows(
+                MoveException.class,
+                () -> Usi.positionCommand(Variant.KYOTOSHOGI, "position startpos moves 5e4d-", Notation.LISHOGI),
+                "a move in the other notation is refused where one notation is asked for");
+
+        assertThrows(InvalidSfenException.class, () -> Usi.positionCommand(Variant.MINISHOGI, "position fen x"));
+        assertThrows(InvalidSfenException.class, () -> Usi.positionCommand(Variant.MINISHOGI, "position sfen 9/9 b"));
+        assertThrows(
+                IllegalMoveException.class,
+                () -> Usi.positionCommand(Variant.MINISHOGI, "position startpos moves 5e4d 5e4d"));
     }
 
     @Test

@@ -4,7 +4,6 @@ import dev.taikai.rules.IllegalMoveException;
 import dev.taikai.rules.MoveException;
 import dev.taikai.rules.Notation;
 import dev.taikai.rules.Position;
-import dev.taikai.rules.Sfen;
 import dev.taikai.rules.Square;
 import dev.taikai.rules.Usi;
 import dev.taikai.rules.Variant;
@@ -148,16 +147,7 @@ public final class FakeEngine {
 
     private void position(String line) {
         try {
-            String rest = line.substring("position".length()).trim();
-            int movesAt = rest.indexOf(" moves ");
-            String where = movesAt < 0 ? rest : rest.substring(0, movesAt);
-            Position p = where.equals("startpos") ? Position.start(variant) : Sfen.parse(variant, where.substring(5));
-            if (movesAt >= 0) {
-                for (String move : rest.substring(movesAt + 7).trim().split("\\s+")) {
-                    p = p.play(Usi.parse(p, move, notation()));
-                }
-            }
-            position = p;
+            position = Usi.positionCommand(variant, line, notation());
         } catch (Exception e) {
             send("info string cannot read position: " + e.getMessage());
         }

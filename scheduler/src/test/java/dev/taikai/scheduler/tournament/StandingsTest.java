@@ -66,9 +66,11 @@ class StandingsTest {
                 standings.terminations("e1"),
                 "e1's opponent made the illegal move");
 
+        // e0 and e1 both score 1.5 of 4 against the same field: equal ratings and points, so entrant order decides
         List<Standings.Row> table = standings.table();
+        assertEquals(table.get(1).elo(), table.get(2).elo(), 0.05);
         assertEquals(
-                List.of("e2", "e1", "e0"),
+                List.of("e2", "e0", "e1"),
                 table.stream().map(Standings.Row::engine).toList());
         assertEquals(1, table.get(0).rank());
         assertEquals(3.0, table.get(0).points());
