@@ -65,7 +65,7 @@ done
 echo "forfeits: $forfeit_games games of Fairy-Stockfish at byoyomi 0.1" >&2
 start=$(date +%s%N)
 "$root/taikai" run -variant minishogi -engine conf=fairy-stockfish name=a -engine conf=fairy-stockfish name=b \
-  -each tc=0 byoyomi=0.1 -rounds $((forfeit_games / 2)) -games 2 -concurrency 1 -maxmoves 20 \
+  -each tc=0 byoyomi=0.1 -rounds $((forfeit_games / 2)) -games 2 -concurrency 1 -maxmoves 10 \
   -openings file="$root/openings/minishogi.txt" order=random -out "$out/forfeits" > "$out/forfeits.txt" 2> "$out/forfeits.progress"
 end=$(date +%s%N)
 forfeits=$(grep -c '"termination":"time_forfeit"' "$out/forfeits/games.jsonl" || true)
@@ -96,7 +96,7 @@ cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
   echo "|---|---|---|---|---|---|---|---|---|---|"
   printf '%s' "$rows"
   echo
-  echo "Time forfeits at 100 ms byoyomi (Fairy-Stockfish against itself, concurrency 1, 20 moves each, balanced openings):"
+  echo "Time forfeits at 100 ms byoyomi (Fairy-Stockfish against itself, concurrency 1, at most 10 moves each, balanced openings):"
   echo "**$forfeits forfeits in $played games** ($(awk '{ n++ } END { print n }' "$out/forfeits.times") moves; engine time per move median ${time_med} ms,"
   echo "max ${time_max} ms; wall time $(awk -v ns=$((end - start)) 'BEGIN { printf "%.0f", ns / 1e9 }') s)."
   if [ -n "$forfeit_details" ]; then

@@ -43,6 +43,9 @@ public final class CutechessArguments {
             "-event",
             "-catalog",
             "-restart");
+    /** Engine keys that may be given more than once: all their values count, in order. */
+    private static final Set<String> REPEATABLE_KEYS = Set.of("arg", "quirk");
+
     private static final Set<String> NO_VALUE = Set.of("-repeat", "-recover");
 
     private CutechessArguments() {}
@@ -183,14 +186,19 @@ public final class CutechessArguments {
     private static Entrant entrant(List<String> own, List<String> each, Catalog catalog, List<EngineSpec> inline)
             throws ConfigException {
         Map<String, String> settings = new LinkedHashMap<>();
-        List<String> engineArguments = new ArrayList<>();
+        List<String> engineArguments = new ArrayList<>(); // repeatable keys keep every value, -each's first
         for (List<String> source : List.of(each, own)) {
             for (String pair : source) {
                 int equals = pair.indexOf('=');
                 if (equals <= 0) {
                     throw new ConfigException("-engine setting '" + pair + "' is not key=value");
                 }
-                settings.put(pair.substring(0, equals), pair.substring(equals + 1));
+                String key = pair.substring(0, equals);
+                if (REPEATABLE_KEYS.contains(key)) {
+                    engineArguments.add(pair);
+                } else {
+                    settings.put(key, pair.substring(equals + 1));
+                }
             }
         }
         String conf = settings.remove("conf");
@@ -205,6 +213,10 @@ public final class CutechessArguments {
                     .orElseThrow(() -> new ConfigException("-engine conf=" + conf
                             + ": no such engine in the catalog (built in: fairy-stockfish, taikai-1 to taikai-4)"));
             settings.remove("name");
+            if (!engineArguments.isEmpty()) {
+                throw new ConfigException("-engine conf=" + conf + " takes only name, option.* and time settings, not '"
+                        + engineArguments.get(0) + "'");
+            }
             Map<String, String> options = new LinkedHashMap<>(known.options());
             for (Map.Entry<String, String> setting : settings.entrySet()) {
                 if (!setting.getKey().startsWith("option.")) {

@@ -81,6 +81,30 @@ class TournamentDefinitionTest {
         assertTrue(spec.openings().isEmpty());
     }
 
+    @Test
+    void repeatedEngineArgumentsAllReachTheCommandLine() throws Exception {
+        RunPlan flags = CutechessArguments.parse(List.of(
+                "-variant minishogi -engine name=a cmd=/bin/engine arg=--think-ms arg=0 quirk=swapped-clocks -engine conf=taikai-1"
+                        .split(" ")));
+        List<String> withEach = List.of(
+                "-variant minishogi -engine name=a cmd=/bin/engine arg=one -engine name=b cmd=/bin/engine -each arg=all"
+                        .split(" "));
+        RunPlan each = CutechessArguments.parse(withEach);
+        assertEquals(
+                List.of("/bin/engine", "--think-ms", "0"),
+                flags.engineOf(flags.spec().entrants().get(0)).command());
+        assertEquals(
+                java.util.Set.of(dev.taikai.engineworker.catalog.Quirk.SWAPPED_CLOCKS),
+                flags.engineOf(flags.spec().entrants().get(0)).quirks());
+        assertEquals(
+                List.of("/bin/engine", "all", "one"),
+                each.engineOf(each.spec().entrants().get(0)).command(),
+                "-each's arguments come first");
+        assertEquals(
+                List.of("/bin/engine", "all"),
+                each.engineOf(each.spec().entrants().get(1)).command());
+    }
+
     @ParameterizedTest
     @CsvSource(
             delimiter = '|',
@@ -196,6 +220,7 @@ class TournamentDefinitionTest {
                 "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -each tc=40/60 | tc=40/60: moves/time controls are not supported",
                 "-variant minishogi -engine cmd=/bin/engine -engine cmd=/bin/engine | two engines are named 'engine'",
                 "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -sprt elo0=0 | -sprt needs elo1=",
+                "-variant minishogi -engine conf=taikai-1 arg=x -engine conf=taikai-2 | takes only name, option.* and time settings, not 'arg=x'",
             })
     void badFlagsSayWhatIsWrong(String commandLine, String message) {
         ConfigException e =
