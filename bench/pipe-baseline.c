@@ -4,7 +4,8 @@
  * timing each round trip with CLOCK_MONOTONIC.
  *
  * Usage: pipe-baseline ENGINE VARIANT SFEN GO MOVES
- * Prints one round-trip time in nanoseconds per line.
+ * Prints one round-trip time in nanoseconds per line. With SFEN "-", the positions come from standard
+ * input, one whole "position ..." command per line, used in turn (and again from the first) MOVES times.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
@@ -58,16 +59,35 @@ int main(int argc, char **argv) {
     close(from[1]);
     FILE *in = fdopen(from[0], "r");
     int out = to[1];
-    char command[4096];
+    char command[16384];
 
     send(out, "usi\n");
     await(in, "usiok");
     snprintf(command, sizeof command, "setoption name UCI_Variant value %s\nisready\n", argv[2]);
     send(out, command);
     await(in, "readyok");
-    snprintf(command, sizeof command, "position sfen %s\n%s\n", argv[3], argv[4]);
     int moves = atoi(argv[5]);
+    int from_stdin = strcmp(argv[3], "-") == 0;
+    char **positions = NULL;
+    size_t count = 0, capacity = 0;
+    if (from_stdin) {
+        char line[8192];
+        while (fgets(line, sizeof line, stdin)) {
+            line[strcspn(line, "\n")] = 0;
+            if (count == capacity) {
+                capacity = capacity ? capacity * 2 : 1024;
+                positions = realloc(positions, capacity * sizeof *positions);
+            }
+            positions[count++] = strdup(line);
+        }
+        if (count == 0) { fprintf(stderr, "no positions on standard input\n"); return 2; }
+    } else {
+        snprintf(command, sizeof command, "position sfen %s\n%s\n", argv[3], argv[4]);
+    }
     for (int i = 0; i < moves; i++) {
+        if (from_stdin) {
+            snprintf(command, sizeof command, "%s\n%s\n", positions[(size_t) i % count], argv[4]);
+        }
         long long start = now_ns();
         send(out, command);
         await(in, "bestmove");

@@ -6,6 +6,7 @@
 # Writes bench/results/tournament-latest.md.
 #
 # Usage: bench/tournament.sh [GAMES] [FORFEIT_GAMES]    defaults: 200 games per throughput run, 2000 forfeit games
+# (FORFEIT_GAMES 0 skips the forfeit run, which takes about 15 minutes)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -49,11 +50,6 @@ PY
   echo "| $label | $concurrency | $games | $seconds | $(awk -v g="$games" -v s="$seconds" 'BEGIN { printf "%.1f", g / s }') | $moves | $cpu_per_move | $ref_med | $ref_p99 | $forfeits |"
 }
 
-echo "baseline: $((games * 20)) direct-pipe round trips" >&2
-"$out/pipe-baseline" "$fsf" minishogi "rbsgk/4p/5/P4/KGSBR b - 1" "go nodes 1" $((games * 20 + 200)) | tail -n $((games * 20)) \
-  | awk '{ print $1 / 1000 }' > "$out/baseline.us"
-read -r base_med base_p99 < <(percentiles < "$out/baseline.us")
-
 rows=""
 for concurrency in 1 2; do
   echo "Fairy-Stockfish go nodes 1, concurrency $concurrency" >&2
@@ -62,22 +58,40 @@ for concurrency in 1 2; do
   rows+="$(throughput random-fake "$concurrency" -engine name=a "${fake[@]}" -engine name=b "${fake[@]}" -each nodes=1)"$'\n'
 done
 
-echo "forfeits: $forfeit_games games of Fairy-Stockfish at byoyomi 0.1" >&2
-start=$(date +%s%N)
-"$root/taikai" run -variant minishogi -engine conf=fairy-stockfish name=a -engine conf=fairy-stockfish name=b \
-  -each tc=0 byoyomi=0.1 -rounds $((forfeit_games / 2)) -games 2 -concurrency 1 -maxmoves 10 \
-  -openings file="$root/openings/minishogi.txt" order=random -out "$out/forfeits" > "$out/forfeits.txt" 2> "$out/forfeits.progress"
-end=$(date +%s%N)
-forfeits=$(grep -c '"termination":"time_forfeit"' "$out/forfeits/games.jsonl" || true)
-played=$(wc -l < "$out/forfeits/games.jsonl")
-python3 - "$out/forfeits/results.json" > "$out/forfeits.times" <<'PY'
+# The baseline replays the positions of the first Fairy-Stockfish run, move by move, as one C client
+# would send them: the same position commands, the same engine, no manager.
+python3 - "$out/fsf-nodes-1-c1/results.json" > "$out/positions.txt" <<'PY'
+import json, sys
+for game in json.load(open(sys.argv[1]))["games"]:
+    for ply in range(len(game["moves"])):
+        moves = game["moves"][:ply]
+        print("position sfen " + game["start_sfen"] + (" moves " + " ".join(moves) if moves else ""))
+PY
+round_trips=$(wc -l < "$out/positions.txt")
+echo "baseline: $round_trips direct-pipe round trips over the same positions" >&2
+"$out/pipe-baseline" "$fsf" minishogi - "go nodes 1" $((round_trips + 200)) < "$out/positions.txt" | tail -n "$round_trips" \
+  | awk '{ print $1 / 1000 }' > "$out/baseline.us"
+read -r base_med base_p99 < <(percentiles < "$out/baseline.us")
+
+if [ "$forfeit_games" -gt 0 ]; then
+  echo "forfeits: $forfeit_games games of Fairy-Stockfish at byoyomi 0.1" >&2
+  start=$(date +%s%N)
+  "$root/taikai" run -variant minishogi -engine conf=fairy-stockfish name=a -engine conf=fairy-stockfish name=b \
+    -each tc=0 byoyomi=0.1 -rounds $((forfeit_games / 2)) -games 2 -concurrency 1 -maxmoves 10 \
+    -openings file="$root/openings/minishogi.txt" order=random -out "$out/forfeits" > "$out/forfeits.txt" 2> "$out/forfeits.progress"
+  end=$(date +%s%N)
+  forfeits=$(grep -c '"termination":"time_forfeit"' "$out/forfeits/games.jsonl" || true)
+  played=$(wc -l < "$out/forfeits/games.jsonl")
+  python3 - "$out/forfeits/results.json" > "$out/forfeits.times" <<'PY'
 import json, sys
 for game in json.load(open(sys.argv[1]))["games"]:
     for move in game["move_data"]:
         print(move["time_ms"], move["referee_ms"])
 PY
-read -r time_med time_max < <(awk '{ print $1 }' "$out/forfeits.times" | sort -n | awk '{ a[NR] = $1 } END { printf "%.1f %.1f\n", a[int((NR + 1) / 2)], a[NR] }')
-forfeit_details=$(grep -o '"detail":"[^"]*used [^"]*"' "$out/forfeits/games.jsonl" | head -5 || true)
+  read -r time_med time_max < <(awk '{ print $1 }' "$out/forfeits.times" | sort -n | awk '{ a[NR] = $1 } END { printf "%.1f %.1f\n", a[int((NR + 1) / 2)], a[NR] }')
+  forfeit_details=$(grep -o '"detail":"[^"]*used [^"]*"' "$out/forfeits/games.jsonl" | head -5 || true)
+
+fi
 
 cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
 {
@@ -88,7 +102,8 @@ cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
   echo "- Machine: $cpu, $(nproc) cores; $(uname -sr); $(java -version 2>&1 | head -1)"
   echo "- Engines: $(echo quit | "$fsf" 2>&1 | head -1) at \`go nodes 1\`; the testkit's random fake (\`--think-ms 0\`)."
   echo "- Minishogi matches of $games games (paired), move limit 200 plies, engines kept between games."
-  echo "- Direct-pipe baseline (bench/pipe-baseline.c, \`go nodes 1\` on Fairy-Stockfish, same run): median $base_med µs, p99 $base_p99 µs."
+  echo "- Direct-pipe baseline (bench/pipe-baseline.c, same run): the positions of the first Fairy-Stockfish run replayed"
+  echo "  move by move (\`position sfen ... moves ...\`, \`go nodes 1\`): median $base_med µs, p99 $base_p99 µs."
   echo "- \"Referee per move\" is the referee's own time from asking an engine for a move to having it (driver and pipe"
   echo "  included); \"manager CPU\" is the taikai JVM's CPU time (engines excluded, JVM start and JIT included) per move."
   echo
@@ -96,6 +111,7 @@ cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
   echo "|---|---|---|---|---|---|---|---|---|---|"
   printf '%s' "$rows"
   echo
+  if [ "$forfeit_games" -gt 0 ]; then
   echo "Time forfeits at 100 ms byoyomi (Fairy-Stockfish against itself, concurrency 1, at most 10 moves each, balanced openings):"
   echo "**$forfeits forfeits in $played games** ($(awk '{ n++ } END { print n }' "$out/forfeits.times") moves; engine time per move median ${time_med} ms,"
   echo "max ${time_max} ms; wall time $(awk -v ns=$((end - start)) 'BEGIN { printf "%.0f", ns / 1e9 }') s)."
@@ -105,5 +121,6 @@ cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
     echo '```'
     echo "$forfeit_details"
     echo '```'
+  fi
   fi
 } | tee "$report"
