@@ -1,14 +1,14 @@
 package dev.taikai.bench;
 
-import dev.taikai.engineworker.catalog.Catalog;
-import dev.taikai.engineworker.catalog.EngineSpec;
-import dev.taikai.engineworker.usi.BestMove;
-import dev.taikai.engineworker.usi.MoveReply;
-import dev.taikai.engineworker.usi.PositionCommand;
-import dev.taikai.engineworker.usi.SearchLimits;
-import dev.taikai.engineworker.usi.StartResult;
-import dev.taikai.engineworker.usi.Timeouts;
-import dev.taikai.engineworker.usi.UsiEngine;
+import dev.taikai.enginehost.catalog.Catalog;
+import dev.taikai.enginehost.catalog.EngineSpec;
+import dev.taikai.enginehost.usi.BestMove;
+import dev.taikai.enginehost.usi.MoveReply;
+import dev.taikai.enginehost.usi.PositionCommand;
+import dev.taikai.enginehost.usi.SearchLimits;
+import dev.taikai.enginehost.usi.StartResult;
+import dev.taikai.enginehost.usi.Timeouts;
+import dev.taikai.enginehost.usi.UsiEngine;
 import dev.taikai.rules.Position;
 import dev.taikai.rules.Variant;
 import java.io.EOFException;

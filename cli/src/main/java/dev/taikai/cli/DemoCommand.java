@@ -1,16 +1,16 @@
 package dev.taikai.cli;
 
-import dev.taikai.cli.run.BuiltinCatalog;
 import dev.taikai.cli.run.LocalRunner;
 import dev.taikai.cli.run.RunPlan;
-import dev.taikai.engineworker.catalog.Catalog;
-import dev.taikai.engineworker.catalog.EngineSpec;
+import dev.taikai.enginehost.catalog.BuiltinCatalog;
+import dev.taikai.enginehost.catalog.Catalog;
+import dev.taikai.enginehost.catalog.EngineSpec;
 import dev.taikai.referee.game.Adjudication;
 import dev.taikai.referee.game.TimeControl;
 import dev.taikai.rules.Variant;
-import dev.taikai.scheduler.tournament.Entrant;
-import dev.taikai.scheduler.tournament.Format;
-import dev.taikai.scheduler.tournament.TournamentSpec;
+import dev.taikai.tournament.Entrant;
+import dev.taikai.tournament.Format;
+import dev.taikai.tournament.TournamentSpec;
 import java.io.File;
 import java.io.PrintWriter;
 import java.nio.file.Files;

@@ -1,12 +1,12 @@
 package dev.taikai.cli;
 
-import dev.taikai.engineworker.catalog.Catalog;
-import dev.taikai.engineworker.catalog.EngineSpec;
-import dev.taikai.engineworker.catalog.Quirk;
-import dev.taikai.engineworker.check.CheckReport;
-import dev.taikai.engineworker.check.EngineCheck;
-import dev.taikai.engineworker.config.ConfigException;
-import dev.taikai.engineworker.usi.Timeouts;
+import dev.taikai.enginehost.catalog.Catalog;
+import dev.taikai.enginehost.catalog.EngineSpec;
+import dev.taikai.enginehost.catalog.Quirk;
+import dev.taikai.enginehost.check.CheckReport;
+import dev.taikai.enginehost.check.EngineCheck;
+import dev.taikai.enginehost.config.ConfigException;
+import dev.taikai.enginehost.usi.Timeouts;
 import dev.taikai.rules.Variant;
 import java.io.PrintWriter;
 import java.nio.file.Path;

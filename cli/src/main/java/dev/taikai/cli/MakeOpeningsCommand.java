@@ -1,15 +1,15 @@
 package dev.taikai.cli;
 
-import dev.taikai.cli.run.BuiltinCatalog;
-import dev.taikai.engineworker.catalog.EngineSpec;
-import dev.taikai.engineworker.config.ConfigException;
-import dev.taikai.engineworker.usi.BestMove;
-import dev.taikai.engineworker.usi.MoveReply;
-import dev.taikai.engineworker.usi.PositionCommand;
-import dev.taikai.engineworker.usi.SearchLimits;
-import dev.taikai.engineworker.usi.StartResult;
-import dev.taikai.engineworker.usi.Timeouts;
-import dev.taikai.engineworker.usi.UsiEngine;
+import dev.taikai.enginehost.catalog.BuiltinCatalog;
+import dev.taikai.enginehost.catalog.EngineSpec;
+import dev.taikai.enginehost.config.ConfigException;
+import dev.taikai.enginehost.usi.BestMove;
+import dev.taikai.enginehost.usi.MoveReply;
+import dev.taikai.enginehost.usi.PositionCommand;
+import dev.taikai.enginehost.usi.SearchLimits;
+import dev.taikai.enginehost.usi.StartResult;
+import dev.taikai.enginehost.usi.Timeouts;
+import dev.taikai.enginehost.usi.UsiEngine;
 import dev.taikai.rules.Position;
 import dev.taikai.rules.Usi;
 import dev.taikai.rules.Variant;

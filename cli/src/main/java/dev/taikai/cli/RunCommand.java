@@ -4,7 +4,7 @@ import dev.taikai.cli.run.CutechessArguments;
 import dev.taikai.cli.run.LocalRunner;
 import dev.taikai.cli.run.RunPlan;
 import dev.taikai.cli.run.TournamentFile;
-import dev.taikai.engineworker.config.ConfigException;
+import dev.taikai.enginehost.config.ConfigException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

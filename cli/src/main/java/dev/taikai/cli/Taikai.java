@@ -23,6 +23,7 @@ import picocli.CommandLine.Command;
             FakeEngineCommand.class,
             EngineCommand.class,
             MakeOpeningsCommand.class,
+            ClusterCommand.class,
             CommandLine.HelpCommand.class
         },
         footer = {"", "Run 'taikai <command> --help' for the options of a command."})

@@ -1,22 +1,21 @@
 package dev.taikai.cli.run;
 
-import dev.taikai.engineworker.config.ConfigException;
-import dev.taikai.engineworker.usi.EngineFailure;
-import dev.taikai.engineworker.usi.StartResult;
-import dev.taikai.engineworker.usi.Timeouts;
-import dev.taikai.engineworker.usi.UsiEngine;
+import dev.taikai.enginehost.config.ConfigException;
+import dev.taikai.enginehost.usi.EngineFailure;
+import dev.taikai.enginehost.usi.StartResult;
+import dev.taikai.enginehost.usi.Timeouts;
+import dev.taikai.enginehost.usi.UsiEngine;
 import dev.taikai.referee.game.GameAssignment;
+import dev.taikai.referee.game.GameHost;
+import dev.taikai.referee.game.GameObserver;
 import dev.taikai.referee.game.GameRecord;
-import dev.taikai.referee.game.LocalPlayer;
 import dev.taikai.referee.game.Referee;
 import dev.taikai.rules.Color;
-import dev.taikai.rules.Outcome;
-import dev.taikai.rules.Result;
-import dev.taikai.scheduler.stats.Sprt;
-import dev.taikai.scheduler.tournament.Entrant;
-import dev.taikai.scheduler.tournament.Schedule;
-import dev.taikai.scheduler.tournament.Standings;
-import dev.taikai.scheduler.tournament.TournamentSpec;
+import dev.taikai.tournament.Entrant;
+import dev.taikai.tournament.Schedule;
+import dev.taikai.tournament.Standings;
+import dev.taikai.tournament.TournamentSpec;
+import dev.taikai.tournament.stats.Sprt;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
@@ -191,18 +190,8 @@ public final class LocalRunner {
         if (failed.isPresent() || goteSession instanceof EngineFailure) {
             return failed.orElse(null);
         }
-        UsiEngine senteEngine = (UsiEngine) senteSession;
-        UsiEngine goteEngine = (UsiEngine) goteSession;
-        for (Color side : Color.values()) {
-            UsiEngine engine = side == Color.SENTE ? senteEngine : goteEngine;
-            Optional<EngineFailure> ready = engine.newGame();
-            if (ready.isPresent()) {
-                seat.dropFailed();
-                return forfeit(game, side, ready.get(), started);
-            }
-        }
-        GameRecord record = Referee.play(
-                game, new LocalPlayer(sente.name(), senteEngine), new LocalPlayer(gote.name(), goteEngine));
+        GameRecord record = GameHost.play(
+                game, (UsiEngine) senteSession, (UsiEngine) goteSession, Referee.SAME_MACHINE, GameObserver.NONE);
         seat.dropFailed();
         return record;
     }
@@ -218,17 +207,7 @@ public final class LocalRunner {
             stopping = true;
             return Optional.empty();
         }
-        return Optional.of(forfeit(game, side, failure, started));
-    }
-
-    private static GameRecord forfeit(GameAssignment game, Color side, EngineFailure failure, long started) {
-        String entrant = side == Color.SENTE ? game.sente() : game.gote();
-        Outcome outcome = new Outcome(
-                Result.lossFor(side),
-                failure.termination(),
-                side.displayName() + " (" + entrant + ") before the first move: " + failure);
-        return new GameRecord(
-                game, game.opening().position().toSfen(), List.of(), outcome, started, System.currentTimeMillis());
+        return Optional.of(GameHost.forfeit(game, side, failure, started));
     }
 
     private void report(GameRecord record, Standings standings, int planned, long started, int baseline) {

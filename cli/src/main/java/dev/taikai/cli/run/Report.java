@@ -1,20 +1,20 @@
 package dev.taikai.cli.run;
 
 import dev.taikai.rules.Termination;
-import dev.taikai.scheduler.stats.EloInterval;
-import dev.taikai.scheduler.stats.Pentanomial;
-import dev.taikai.scheduler.stats.Sprt;
-import dev.taikai.scheduler.stats.Wdl;
-import dev.taikai.scheduler.tournament.Entrant;
-import dev.taikai.scheduler.tournament.Standings;
-import dev.taikai.scheduler.tournament.TournamentSpec;
+import dev.taikai.tournament.Entrant;
+import dev.taikai.tournament.Standings;
+import dev.taikai.tournament.TournamentSpec;
+import dev.taikai.tournament.stats.EloInterval;
+import dev.taikai.tournament.stats.Pentanomial;
+import dev.taikai.tournament.stats.Sprt;
+import dev.taikai.tournament.stats.Wdl;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
 /** The text a run ends with: standings, pairings, the match statistics and SPRT, terminations. */
-final class Report {
+public final class Report {
     private static final List<Termination> FAILURES = List.of(
             Termination.TIME_FORFEIT,
             Termination.ILLEGAL_MOVE,
@@ -25,7 +25,7 @@ final class Report {
 
     private Report() {}
 
-    static void print(PrintWriter out, TournamentSpec spec, Standings standings) {
+    public static void print(PrintWriter out, TournamentSpec spec, Standings standings) {
         out.printf(
                 Locale.ROOT,
                 "%nStandings of %s (%s, %s, %d games)%n",

@@ -1,10 +1,10 @@
 package dev.taikai.cli.run;
 
-import dev.taikai.engineworker.catalog.Catalog;
-import dev.taikai.engineworker.catalog.EngineSpec;
+import dev.taikai.enginehost.catalog.Catalog;
+import dev.taikai.enginehost.catalog.EngineSpec;
 import dev.taikai.referee.game.Opening;
-import dev.taikai.scheduler.tournament.Entrant;
-import dev.taikai.scheduler.tournament.TournamentSpec;
+import dev.taikai.tournament.Entrant;
+import dev.taikai.tournament.TournamentSpec;
 import java.nio.file.Path;
 import java.util.TreeMap;
 

@@ -1,10 +1,10 @@
 package dev.taikai.cli.run;
 
-import dev.taikai.engineworker.catalog.EngineSpec;
-import dev.taikai.engineworker.usi.EngineFailure;
-import dev.taikai.engineworker.usi.StartResult;
-import dev.taikai.engineworker.usi.Timeouts;
-import dev.taikai.engineworker.usi.UsiEngine;
+import dev.taikai.enginehost.catalog.EngineSpec;
+import dev.taikai.enginehost.usi.EngineFailure;
+import dev.taikai.enginehost.usi.StartResult;
+import dev.taikai.enginehost.usi.Timeouts;
+import dev.taikai.enginehost.usi.UsiEngine;
 import dev.taikai.rules.Variant;
 import java.util.HashMap;
 import java.util.Map;

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.taikai.engineworker.usi.Timeouts;
+import dev.taikai.enginehost.usi.Timeouts;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -113,8 +113,8 @@ class ResumeTest {
                 dir.resolve("b.yaml"),
                 "name: same\nvariant: minishogi\nrounds: 2\ntime-control: nodes 1\noutput: out\nengines:\n" + engines);
         Tournaments.run(TournamentFile.read(dir.resolve("a.yaml")), Timeouts.DEFAULT);
-        dev.taikai.engineworker.config.ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(
-                dev.taikai.engineworker.config.ConfigException.class,
+        dev.taikai.enginehost.config.ConfigException e = org.junit.jupiter.api.Assertions.assertThrows(
+                dev.taikai.enginehost.config.ConfigException.class,
                 () -> Tournaments.run(TournamentFile.read(dir.resolve("b.yaml")), Timeouts.DEFAULT));
         assertTrue(
                 e.getMessage()

@@ -5,15 +5,15 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.taikai.engineworker.config.ConfigException;
+import dev.taikai.enginehost.config.ConfigException;
 import dev.taikai.referee.game.Adjudication;
 import dev.taikai.referee.game.TimeControl;
 import dev.taikai.rules.Variant;
-import dev.taikai.scheduler.stats.Sprt;
-import dev.taikai.scheduler.tournament.Entrant;
-import dev.taikai.scheduler.tournament.Format;
-import dev.taikai.scheduler.tournament.OpeningSuite;
-import dev.taikai.scheduler.tournament.TournamentSpec;
+import dev.taikai.tournament.Entrant;
+import dev.taikai.tournament.Format;
+import dev.taikai.tournament.OpeningSuite;
+import dev.taikai.tournament.TournamentSpec;
+import dev.taikai.tournament.stats.Sprt;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -94,7 +94,7 @@ class TournamentDefinitionTest {
                 List.of("/bin/engine", "--think-ms", "0"),
                 flags.engineOf(flags.spec().entrants().get(0)).command());
         assertEquals(
-                java.util.Set.of(dev.taikai.engineworker.catalog.Quirk.SWAPPED_CLOCKS),
+                java.util.Set.of(dev.taikai.enginehost.catalog.Quirk.SWAPPED_CLOCKS),
                 flags.engineOf(flags.spec().entrants().get(0)).quirks());
         assertEquals(
                 List.of("/bin/engine", "all", "one"),

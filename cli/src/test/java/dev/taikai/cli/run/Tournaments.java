@@ -32,7 +32,7 @@ final class Tournaments {
     /** The output of one in-process run. */
     record Run(LocalRunner.Ending ending, String out, String progress) {}
 
-    static Run run(RunPlan plan, dev.taikai.engineworker.usi.Timeouts timeouts) throws Exception {
+    static Run run(RunPlan plan, dev.taikai.enginehost.usi.Timeouts timeouts) throws Exception {
         StringWriter out = new StringWriter();
         StringWriter progress = new StringWriter();
         LocalRunner.Ending ending =

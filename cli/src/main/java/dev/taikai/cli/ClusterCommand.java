@@ -1,0 +1,309 @@
+package dev.taikai.cli;
+
+import dev.taikai.cli.cluster.LocalCluster;
+import dev.taikai.cli.cluster.SchedulerClient;
+import dev.taikai.cli.run.Report;
+import dev.taikai.cli.run.RunPlan;
+import dev.taikai.cli.run.TournamentFile;
+import dev.taikai.enginehost.catalog.BuiltinCatalog;
+import dev.taikai.enginehost.catalog.Catalog;
+import dev.taikai.enginehost.catalog.EngineSpec;
+import dev.taikai.enginehost.config.ConfigException;
+import dev.taikai.proto.common.v1.GameRecord;
+import dev.taikai.proto.tournament.v1.Status;
+import dev.taikai.proto.tournament.v1.TournamentState;
+import dev.taikai.referee.messages.GameMessages;
+import dev.taikai.tournament.Entrant;
+import dev.taikai.tournament.Standings;
+import dev.taikai.tournament.messages.TournamentMessages;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+@Command(
+        name = "cluster",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Runs Taikai's distributed services on this machine: a Kafka broker (KRaft), the scheduler, engine"
+                    + " workers and referees as separate processes.",
+            "",
+            "  taikai cluster up                  start them (logs and state in --dir)",
+            "  taikai cluster submit FILE         run a tournament file through them and print the standings",
+            "  taikai cluster status              what runs where",
+            "  taikai cluster down                stop everything 'up' started"
+        },
+        subcommands = {
+            ClusterCommand.Up.class,
+            ClusterCommand.Submit.class,
+            ClusterCommand.StatusCommand.class,
+            ClusterCommand.Down.class
+        })
+final class ClusterCommand implements Runnable {
+    @Spec
+    private CommandSpec spec;
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /** The cluster directory option every subcommand shares. */
+    static class Directory {
+        @Option(
+                names = "--dir",
+                paramLabel = "DIR",
+                description = "Where the cluster keeps its state, logs and Kafka data (default: .taikai-cluster).")
+        Path dir = Path.of(".taikai-cluster");
+
+        LocalCluster recorded() throws IOException {
+            return LocalCluster.recorded(dir)
+                    .orElseThrow(() -> new Failures.UsageException(
+                            "no cluster recorded in " + dir + "; start one with 'taikai cluster up'"));
+        }
+    }
+
+    static Path projectRoot() {
+        String home = System.getProperty("taikai.home");
+        return home != null ? Path.of(home) : Path.of("").toAbsolutePath();
+    }
+
+    @Command(
+            name = "up",
+            mixinStandardHelpOptions = true,
+            description =
+                    "Starts a Kafka broker, the scheduler, engine workers and referees; returns once all are ready.")
+    static final class Up extends Directory implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @Option(names = "--workers", description = "Engine workers (default: ${DEFAULT-VALUE}).")
+        int workers = 2;
+
+        @Option(names = "--referees", description = "Referee replicas (default: ${DEFAULT-VALUE}).")
+        int referees = 1;
+
+        @Option(names = "--slots", description = "Engine slots per worker (default: ${DEFAULT-VALUE}).")
+        int slots = 2;
+
+        @Option(names = "--games", description = "Games in play at once per referee (default: ${DEFAULT-VALUE}).")
+        int games = 2;
+
+        @Option(
+                names = "--catalog",
+                paramLabel = "FILE",
+                description = "An engine catalog the workers add to the built-in engines.")
+        Path catalog;
+
+        @Override
+        public Integer call() throws Exception {
+            if (catalog != null) {
+                try {
+                    Catalog.read(catalog);
+                } catch (ConfigException e) {
+                    throw new Failures.UsageException(e.getMessage());
+                }
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            LocalCluster cluster;
+            try {
+                cluster = LocalCluster.start(
+                        projectRoot(),
+                        dir,
+                        new LocalCluster.Shape(
+                                workers,
+                                referees,
+                                slots,
+                                games,
+                                catalog == null
+                                        ? null
+                                        : catalog.toAbsolutePath().toString()),
+                        Duration.ofSeconds(120));
+            } catch (IllegalArgumentException | IllegalStateException e) {
+                throw new Failures.UsageException(e.getMessage());
+            }
+            if (catalog != null) {
+                Files.writeString(
+                        dir.resolve("catalog.path"), catalog.toAbsolutePath().toString());
+            }
+            describe(out, cluster);
+            out.println(
+                    "Submit a tournament with: taikai cluster submit <tournament file>; stop with: taikai cluster down");
+            return 0;
+        }
+    }
+
+    static void describe(PrintWriter out, LocalCluster cluster) {
+        out.printf("Cluster in %s (Kafka %s):%n", cluster.directory(), cluster.bootstrapServers());
+        for (LocalCluster.Member m : cluster.members()) {
+            boolean alive =
+                    ProcessHandle.of(m.pid()).map(ProcessHandle::isAlive).orElse(false);
+            out.printf(
+                    Locale.ROOT,
+                    "  %-11s pid %-7d %s%s%n",
+                    m.name(),
+                    m.pid(),
+                    m.role().equals("kafka")
+                            ? "kafka " + cluster.bootstrapServers()
+                            : "grpc " + m.grpc() + "  http " + m.http(),
+                    alive ? "" : "  (not running)");
+        }
+        out.flush();
+    }
+
+    @Command(
+            name = "submit",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Runs a tournament file through the cluster: prints each game as it is counted, then the standings.",
+                "Engines are named by catalog id (no command lines travel to the workers). Exit codes: 0 finished or"
+                        + " SPRT concluded, 1 cancelled or failed, 2 bad tournament file."
+            })
+    static final class Submit extends Directory implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @Parameters(paramLabel = "FILE", description = "A tournament file (docs/tournaments.md).")
+        Path file;
+
+        @Option(names = "--detach", description = "Return once the tournament is accepted, without following it.")
+        boolean detach;
+
+        @Override
+        public Integer call() throws Exception {
+            LocalCluster cluster = recorded();
+            RunPlan plan;
+            try {
+                plan = TournamentFile.read(file);
+            } catch (ConfigException e) {
+                throw new Failures.UsageException(e.getMessage());
+            }
+            Set<String> known = workerEngines();
+            for (Entrant entrant : plan.spec().entrants()) {
+                if (!known.contains(entrant.engineId())) {
+                    throw new Failures.UsageException("engine '" + entrant.engineId()
+                            + "' is not in the workers' catalog ("
+                            + String.join(", ", known.stream().sorted().toList())
+                            + "); the cluster runs engines by catalog id only: start it with"
+                            + " 'taikai cluster up --catalog FILE' and name the engine with 'engine: ID'");
+                }
+            }
+            PrintWriter out = spec.commandLine().getOut();
+            PrintWriter err = spec.commandLine().getErr();
+            SchedulerClient scheduler = new SchedulerClient(cluster.scheduler().http());
+            TournamentState state;
+            try {
+                state = scheduler.create(TournamentMessages.toProto(plan.spec()));
+            } catch (SchedulerClient.Refused e) {
+                if (e.status() == 400) {
+                    throw new Failures.UsageException(e.getMessage());
+                }
+                throw e;
+            }
+            String id = state.getTournamentId();
+            err.printf(
+                    "%s: tournament %s accepted by the scheduler, %d games planned%n",
+                    plan.spec().name(), id, state.getPlannedGames());
+            err.flush();
+            if (detach) {
+                out.println(id);
+                return 0;
+            }
+            Standings standings = new Standings(
+                    plan.spec().entrants().stream().map(Entrant::name).toList());
+            long started = System.nanoTime();
+            int seen = 0;
+            while (true) {
+                state = scheduler.state(id);
+                var page = scheduler.records(id, seen, 1000);
+                for (GameRecord record : page.getRecordsList()) {
+                    var game = GameMessages.record(record).record();
+                    standings.add(game);
+                    seen++;
+                    err.printf(
+                            Locale.ROOT,
+                            "[%d/%d] %s %s vs %s: %s by %s (%d plies, referee %s) | %.0f s elapsed%n",
+                            seen,
+                            state.getPlannedGames(),
+                            game.id(),
+                            game.assignment().sente(),
+                            game.assignment().gote(),
+                            game.winner() == null ? "draw" : game.winner() + " wins",
+                            game.outcome().termination().name().toLowerCase(Locale.ROOT),
+                            game.plies(),
+                            record.getRefereeId(),
+                            (System.nanoTime() - started) / 1e9);
+                }
+                err.flush();
+                if (state.getStatus() != Status.STATUS_RUNNING && seen >= state.getFinishedGames()) {
+                    break;
+                }
+                if (page.getRecordsCount() == 0) {
+                    Thread.sleep(250);
+                }
+            }
+            Report.print(out, plan.spec(), standings);
+            out.printf(
+                    "%nTournament %s: %s (%s)%n",
+                    id, state.getStatus().name().substring(7).toLowerCase(Locale.ROOT), state.getStatusDetail());
+            out.printf(
+                    "Records: %s/api/tournaments/%s/games%n",
+                    cluster.scheduler().http(), id);
+            out.flush();
+            return state.getStatus() == Status.STATUS_CANCELLED ? Failures.FAILURE : 0;
+        }
+
+        /** The engines the cluster's workers know: the built-in ones and those of its --catalog file. */
+        private Set<String> workerEngines() throws IOException, ConfigException {
+            Set<String> ids = new HashSet<>();
+            BuiltinCatalog.get().engines().stream().map(EngineSpec::id).forEach(ids::add);
+            Path extra = dir.resolve("catalog.path");
+            if (Files.exists(extra)) {
+                Catalog.read(Path.of(Files.readString(extra).trim())).engines().stream()
+                        .map(EngineSpec::id)
+                        .forEach(ids::add);
+            }
+            return ids;
+        }
+    }
+
+    @Command(name = "status", mixinStandardHelpOptions = true, description = "Shows what the cluster runs and where.")
+    static final class StatusCommand extends Directory implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            describe(spec.commandLine().getOut(), recorded());
+            return 0;
+        }
+    }
+
+    @Command(
+            name = "down",
+            mixinStandardHelpOptions = true,
+            description = "Stops everything 'taikai cluster up' started (referees, workers, scheduler, then Kafka).")
+    static final class Down extends Directory implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @Override
+        public Integer call() throws Exception {
+            LocalCluster cluster = recorded();
+            cluster.stop(Duration.ofSeconds(40));
+            Files.deleteIfExists(dir.resolve("catalog.path"));
+            spec.commandLine().getOut().println("Cluster in " + dir + " stopped.");
+            return 0;
+        }
+    }
+}

@@ -1,0 +1,240 @@
+package dev.taikai.enginehost.catalog;
+
+import dev.taikai.enginehost.config.ConfigException;
+import dev.taikai.enginehost.config.YamlNode;
+import dev.taikai.rules.Notation;
+import java.io.IOException;
+import java.io.Reader;
+import java.io.StringReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The engines a worker may run, by id. Read from a YAML file whose format is documented in
+ * docs/engines.md; {@link #builtIn()} holds the entries Taikai ships.
+ */
+public final class Catalog {
+    private static final Set<String> TOP_KEYS = Set.of("engines");
+    /** The keys of a catalog entry. */
+    public static final Set<String> ENGINE_KEYS = Set.of(
+            "id", "command", "args", "workdir", "env", "options", "variant-option", "notation", "quirks", "limits");
+
+    private static final Set<String> LIMIT_KEYS = Set.of("memory-mb", "processes", "max-line-bytes", "stderr-lines");
+
+    private final Map<String, EngineSpec> engines;
+
+    private Catalog(Map<String, EngineSpec> engines) {
+        this.engines = engines;
+    }
+
+    /** Debian's Fairy-Stockfish 11.1 under the id {@code fairy-stockfish}, with the quirk it needs. */
+    public static Catalog builtIn() {
+        Map<String, EngineSpec> engines = new LinkedHashMap<>();
+        engines.put(
+                "fairy-stockfish",
+                EngineSpec.of("fairy-stockfish", List.of("fairy-stockfish")).withQuirks(Set.of(Quirk.SWAPPED_CLOCKS)));
+        return new Catalog(engines);
+    }
+
+    /** A catalog of these entries; ids must differ. */
+    public static Catalog of(Collection<EngineSpec> entries) {
+        Map<String, EngineSpec> byId = new LinkedHashMap<>();
+        for (EngineSpec spec : entries) {
+            if (byId.putIfAbsent(spec.id(), spec) != null) {
+                throw new IllegalArgumentException("engine id '" + spec.id() + "' is used twice");
+            }
+        }
+        return new Catalog(byId);
+    }
+
+    public static Catalog read(Path file) throws ConfigException {
+        String text;
+        try {
+            text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new ConfigException("cannot read engine catalog " + file + ": " + e.getMessage());
+        }
+        return parse(new StringReader(text), file.toString());
+    }
+
+    /** Parses catalog text; {@code fileName} is only used in error messages. */
+    public static Catalog parse(Reader text, String fileName) throws ConfigException {
+        YamlNode root = YamlNode.root(text, fileName, "the catalog is empty; it needs an 'engines' list");
+        YamlNode engines = root.mapping(TOP_KEYS).get("engines");
+        if (engines == null) {
+            throw root.error("the catalog needs an 'engines' list");
+        }
+        Map<String, EngineSpec> byId = new LinkedHashMap<>();
+        for (YamlNode entry : engines.sequence()) {
+            EngineSpec spec = engine(entry);
+            if (byId.putIfAbsent(spec.id(), spec) != null) {
+                throw entry.error("engine id '" + spec.id() + "' is used twice");
+            }
+        }
+        return new Catalog(byId);
+    }
+
+    /** One engine entry, as in a catalog file (also used by tournament files for inline engines). */
+    public static EngineSpec engine(YamlNode entry) throws ConfigException {
+        return engine(entry, ENGINE_KEYS);
+    }
+
+    /** An engine entry that may carry {@code extraKeys} for its caller (a tournament's per-engine settings). */
+    public static EngineSpec engine(YamlNode entry, Set<String> allowedKeys) throws ConfigException {
+        Map<String, YamlNode> fields = entry.mapping(allowedKeys);
+        YamlNode idNode = required(entry, fields, "id");
+        String id = idNode.nonEmpty();
+        if (!id.matches("[A-Za-z0-9][A-Za-z0-9._-]*")) {
+            throw idNode.error("'" + id + "' is not a valid id (letters, digits, '.', '_', '-')");
+        }
+        List<String> command = new ArrayList<>();
+        command.add(required(entry, fields, "command").nonEmpty());
+        if (fields.containsKey("args")) {
+            command.addAll(fields.get("args").strings());
+        }
+        Path workdir =
+                fields.containsKey("workdir") ? Path.of(fields.get("workdir").nonEmpty()) : null;
+        Map<String, String> env = stringMap(fields.get("env"));
+        Map<String, String> options = stringMap(fields.get("options"));
+        String variantOption = fields.containsKey("variant-option")
+                ? fields.get("variant-option").nonEmpty()
+                : EngineSpec.AUTO_VARIANT_OPTION;
+        Notation notation = Notation.FAIRY_STOCKFISH;
+        if (fields.containsKey("notation")) {
+            YamlNode node = fields.get("notation");
+            notation = Notation.byId(node.nonEmpty())
+                    .orElseThrow(() -> node.error("unknown notation; use fsf or lishogi"));
+        }
+        Set<Quirk> quirks = EnumSet.noneOf(Quirk.class);
+        if (fields.containsKey("quirks")) {
+            YamlNode node = fields.get("quirks");
+            for (String name : node.strings()) {
+                quirks.add(Quirk.byId(name.trim())
+                        .orElseThrow(() -> node.error("unknown quirk '" + name + "'; known: " + knownQuirks())));
+            }
+        }
+        ProcessLimits limits = fields.containsKey("limits") ? limits(fields.get("limits")) : ProcessLimits.DEFAULT;
+        return new EngineSpec(id, command, workdir, env, options, variantOption, notation, quirks, limits);
+    }
+
+    private static ProcessLimits limits(YamlNode node) throws ConfigException {
+        Map<String, YamlNode> fields = node.mapping(LIMIT_KEYS);
+        ProcessLimits d = ProcessLimits.DEFAULT;
+        return new ProcessLimits(
+                fields.containsKey("memory-mb") ? fields.get("memory-mb").number(0, 1 << 20) : d.memoryMegabytes(),
+                fields.containsKey("processes") ? (int) fields.get("processes").number(0, 1 << 20) : d.processes(),
+                fields.containsKey("max-line-bytes")
+                        ? (int) fields.get("max-line-bytes").number(256, 64 << 20)
+                        : d.maxLineBytes(),
+                fields.containsKey("stderr-lines")
+                        ? (int) fields.get("stderr-lines").number(1, 10_000)
+                        : d.stderrLines());
+    }
+
+    private static Map<String, String> stringMap(YamlNode node) throws ConfigException {
+        Map<String, String> values = new LinkedHashMap<>();
+        if (node != null) {
+            for (Map.Entry<String, YamlNode> entry : node.mapping(Set.of()).entrySet()) {
+                values.put(entry.getKey(), entry.getValue().scalar());
+            }
+        }
+        return values;
+    }
+
+    private static YamlNode required(YamlNode entry, Map<String, YamlNode> fields, String key) throws ConfigException {
+        YamlNode value = fields.get(key);
+        if (value == null) {
+            throw entry.error("an engine needs '" + key + "'");
+        }
+        return value;
+    }
+
+    private static String knownQuirks() {
+        List<String> names = new ArrayList<>();
+        for (Quirk quirk : Quirk.values()) {
+            names.add(quirk.id());
+        }
+        return String.join(", ", names);
+    }
+
+    /**
+     * The entry with id {@code idOrCommand}; else, when it holds {@code cmd=...}, the entry its key=value
+     * pairs describe ({@link EngineArguments}); else an entry for that command line: a program and its
+     * arguments separated by spaces, with single or double quotes around arguments that contain spaces.
+     */
+    public EngineSpec resolve(String idOrCommand) throws ConfigException {
+        EngineSpec known = engines.get(idOrCommand.trim());
+        if (known != null) {
+            return known;
+        }
+        if (EngineArguments.looksLikeArguments(idOrCommand)) {
+            return EngineArguments.parse(idOrCommand);
+        }
+        List<String> argv = splitCommandLine(idOrCommand);
+        if (argv.isEmpty()) {
+            throw new ConfigException("no engine given: expected a catalog id or a command");
+        }
+        String program = Path.of(argv.get(0)).getFileName().toString();
+        return EngineSpec.of(program.isEmpty() ? "engine" : program, argv);
+    }
+
+    static List<String> splitCommandLine(String text) throws ConfigException {
+        List<String> words = new ArrayList<>();
+        StringBuilder word = new StringBuilder();
+        boolean inWord = false;
+        char quote = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char ch = text.charAt(i);
+            if (quote != 0) {
+                if (ch == quote) {
+                    quote = 0;
+                } else {
+                    word.append(ch);
+                }
+            } else if (ch == '\'' || ch == '"') {
+                quote = ch;
+                inWord = true;
+            } else if (Character.isWhitespace(ch)) {
+                if (inWord) {
+                    words.add(word.toString());
+                    word.setLength(0);
+                    inWord = false;
+                }
+            } else {
+                word.append(ch);
+                inWord = true;
+            }
+        }
+        if (quote != 0) {
+            throw new ConfigException("unclosed " + quote + " in engine command: " + text);
+        }
+        if (inWord) {
+            words.add(word.toString());
+        }
+        return words;
+    }
+
+    public Optional<EngineSpec> engine(String id) {
+        return Optional.ofNullable(engines.get(id));
+    }
+
+    public Collection<EngineSpec> engines() {
+        return engines.values();
+    }
+
+    /** This catalog with {@code other}'s entries added; {@code other} wins where both have an id. */
+    public Catalog with(Catalog other) {
+        Map<String, EngineSpec> merged = new LinkedHashMap<>(engines);
+        merged.putAll(other.engines);
+        return new Catalog(merged);
+    }
+}

@@ -1,0 +1,174 @@
+package dev.taikai.enginehost.host;
+
+import dev.taikai.enginehost.catalog.Catalog;
+import dev.taikai.enginehost.catalog.EngineSpec;
+import dev.taikai.enginehost.usi.EngineFailure;
+import dev.taikai.enginehost.usi.StartResult;
+import dev.taikai.enginehost.usi.Timeouts;
+import dev.taikai.enginehost.usi.UsiEngine;
+import dev.taikai.rules.Variant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+
+/**
+ * The engines one worker lends out: engines from its own catalog only (ARCHITECTURE.md, decision 5), at
+ * most {@code slots} processes at once. Each {@link HostedSession} holds one slot from its start until it
+ * is closed. Thread-safe.
+ */
+public final class EngineHost implements AutoCloseable {
+    /** Why a session could not be opened; the engine was never started. */
+    public static final class Refused extends Exception {
+        public enum Reason {
+            NO_SUCH_ENGINE,
+            NO_CAPACITY,
+            DRAINING
+        }
+
+        private final Reason reason;
+
+        Refused(Reason reason, String message) {
+            super(message);
+            this.reason = reason;
+        }
+
+        public Reason reason() {
+            return reason;
+        }
+    }
+
+    /** A started session, or the engine's failure to start (its slot is free again): exactly one is set. */
+    public record Started(HostedSession session, EngineFailure failure) {}
+
+    private final String workerId;
+    private final Catalog catalog;
+    private final int slots;
+    private final Semaphore free;
+    private final Timeouts timeouts;
+    private final HostListener listener;
+    private final Set<HostedSession> sessions = ConcurrentHashMap.newKeySet();
+    private volatile boolean draining;
+
+    public EngineHost(String workerId, Catalog catalog, int slots, Timeouts timeouts, HostListener listener) {
+        if (slots < 1) {
+            throw new IllegalArgumentException("a worker needs at least one engine slot, not " + slots);
+        }
+        this.workerId = workerId;
+        this.catalog = catalog;
+        this.slots = slots;
+        this.free = new Semaphore(slots);
+        this.timeouts = timeouts;
+        this.listener = listener;
+    }
+
+    /**
+     * Starts {@code engineId} with {@code options} set over the catalog's, for {@code variant}, in a free
+     * slot. The engine runs until the session is closed.
+     *
+     * @throws Refused when the id is not in the catalog, every slot is taken, or the host is draining
+     */
+    public Started start(String engineId, Map<String, String> options, Variant variant) throws Refused {
+        EngineSpec base = catalog.engine(engineId)
+                .orElseThrow(() -> new Refused(
+                        Refused.Reason.NO_SUCH_ENGINE,
+                        "no engine '" + engineId + "' in the catalog of worker " + workerId + " (it has "
+                                + String.join(
+                                        ", ",
+                                        catalog.engines().stream()
+                                                .map(EngineSpec::id)
+                                                .toList()) + ")"));
+        if (draining) {
+            throw new Refused(Refused.Reason.DRAINING, "worker " + workerId + " is shutting down");
+        }
+        if (!free.tryAcquire()) {
+            throw new Refused(
+                    Refused.Reason.NO_CAPACITY, "all " + slots + " engine slots of worker " + workerId + " are in use");
+        }
+        StartResult started;
+        try {
+            started = UsiEngine.start(withOptions(base, options), variant, timeouts);
+        } catch (RuntimeException e) {
+            free.release();
+            throw e;
+        }
+        if (started instanceof EngineFailure failure) {
+            free.release();
+            listener.engineFailed(engineId, failure);
+            return new Started(null, failure);
+        }
+        HostedSession session = new HostedSession(this, engineId, (UsiEngine) started);
+        sessions.add(session);
+        listener.sessionOpened(engineId);
+        return new Started(session, null);
+    }
+
+    /** Called once by a session as it closes. */
+    void closed(HostedSession session) {
+        if (sessions.remove(session)) {
+            free.release();
+            listener.sessionClosed(session.engineId());
+        }
+    }
+
+    HostListener listener() {
+        return listener;
+    }
+
+    private static EngineSpec withOptions(EngineSpec base, Map<String, String> options) {
+        if (options.isEmpty()) {
+            return base;
+        }
+        Map<String, String> merged = new LinkedHashMap<>(base.options());
+        merged.putAll(options);
+        return new EngineSpec(
+                base.id(),
+                base.command(),
+                base.workingDirectory(),
+                base.environment(),
+                merged,
+                base.variantOption(),
+                base.notation(),
+                base.quirks(),
+                base.limits());
+    }
+
+    public String workerId() {
+        return workerId;
+    }
+
+    public Catalog catalog() {
+        return catalog;
+    }
+
+    public int slots() {
+        return slots;
+    }
+
+    public int freeSlots() {
+        return free.availablePermits();
+    }
+
+    public int activeSessions() {
+        return sessions.size();
+    }
+
+    public boolean draining() {
+        return draining;
+    }
+
+    /** Takes no new sessions from now on; the running ones go on until their callers end them. */
+    public void drain() {
+        draining = true;
+    }
+
+    /** Drains and kills every engine. */
+    @Override
+    public void close() {
+        drain();
+        for (HostedSession session : sessions) {
+            session.close();
+        }
+    }
+}

@@ -1,0 +1,86 @@
+package dev.taikai.engineworker.app;
+
+import dev.taikai.enginehost.catalog.BuiltinCatalog;
+import dev.taikai.enginehost.catalog.Catalog;
+import dev.taikai.enginehost.config.ConfigException;
+import dev.taikai.enginehost.host.EngineHost;
+import dev.taikai.enginehost.usi.Timeouts;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * Wires the worker: the engine host from configuration (docs/distributed.md lists every key), its
+ * metrics, and a drain on shutdown that gives running sessions {@code taikai.worker.drain-seconds} to end
+ * before their engines are killed.
+ */
+@ApplicationScoped
+public class WorkerApplication {
+    private static final Logger LOG = Logger.getLogger(WorkerApplication.class);
+
+    @ConfigProperty(name = "taikai.worker.id")
+    String workerId;
+
+    /** Engine slots; 0 for one per core. */
+    @ConfigProperty(name = "taikai.worker.slots", defaultValue = "0")
+    int slots;
+
+    /** A catalog file whose engines are added to the built-in ones (fairy-stockfish, taikai-1..4). */
+    @ConfigProperty(name = "taikai.worker.catalog")
+    Optional<String> catalogFile;
+
+    @ConfigProperty(name = "taikai.worker.drain-seconds", defaultValue = "30")
+    int drainSeconds;
+
+    private EngineHost host;
+
+    @Produces
+    @Singleton
+    EngineHost host(MeterRegistry registry) throws ConfigException {
+        Catalog catalog = BuiltinCatalog.get();
+        if (catalogFile.isPresent() && !catalogFile.get().isBlank()) {
+            catalog = catalog.with(Catalog.read(Path.of(catalogFile.get())));
+        }
+        int engineSlots = slots > 0 ? slots : Runtime.getRuntime().availableProcessors();
+        host = new EngineHost(workerId, catalog, engineSlots, Timeouts.DEFAULT, new WorkerMetrics(registry));
+        WorkerMetrics.gauges(registry, host);
+        LOG.infof(
+                "worker %s: %d engine slots, catalog %s",
+                workerId,
+                engineSlots,
+                catalog.engines().stream().map(e -> e.id()).toList());
+        return host;
+    }
+
+    void started(@Observes StartupEvent event, EngineHost host) {
+        LOG.infof("worker %s ready", host.workerId());
+    }
+
+    void stopping(@Observes ShutdownEvent event) {
+        if (host == null) {
+            return;
+        }
+        host.drain();
+        long deadline = System.nanoTime() + drainSeconds * 1_000_000_000L;
+        while (host.activeSessions() > 0 && System.nanoTime() < deadline) {
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        if (host.activeSessions() > 0) {
+            LOG.warnf("worker %s: killing %d engines still in session", workerId, host.activeSessions());
+        }
+        host.close();
+    }
+}

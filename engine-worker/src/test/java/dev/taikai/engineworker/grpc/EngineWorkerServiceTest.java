@@ -1,0 +1,250 @@
+package dev.taikai.engineworker.grpc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.taikai.enginehost.catalog.Catalog;
+import dev.taikai.enginehost.catalog.EngineSpec;
+import dev.taikai.enginehost.host.EngineHost;
+import dev.taikai.enginehost.host.HostListener;
+import dev.taikai.enginehost.usi.Timeouts;
+import dev.taikai.proto.common.v1.Variant;
+import dev.taikai.proto.worker.v1.Capacity;
+import dev.taikai.proto.worker.v1.EngineFailure;
+import dev.taikai.proto.worker.v1.EngineWorkerGrpc;
+import dev.taikai.proto.worker.v1.GameOver;
+import dev.taikai.proto.worker.v1.GetCapacityRequest;
+import dev.taikai.proto.worker.v1.GetCatalogRequest;
+import dev.taikai.proto.worker.v1.Go;
+import dev.taikai.proto.worker.v1.NewGame;
+import dev.taikai.proto.worker.v1.SearchLimits;
+import dev.taikai.proto.worker.v1.SessionEvent;
+import dev.taikai.proto.worker.v1.SessionRequest;
+import dev.taikai.proto.worker.v1.StartEngine;
+import dev.taikai.testkit.FakeEngines;
+import io.grpc.ManagedChannel;
+import io.grpc.Server;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.inprocess.InProcessChannelBuilder;
+import io.grpc.inprocess.InProcessServerBuilder;
+import io.grpc.stub.ClientCallStreamObserver;
+import io.grpc.stub.ClientResponseObserver;
+import java.util.List;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The worker's session stream over a real gRPC transport (in-process) with fake engines as processes. */
+class EngineWorkerServiceTest {
+    private static final String START = "rbsgk/4p/5/P4/KGSBR b - 1";
+    private static final Timeouts QUICK = new Timeouts(10_000, 5_000, 300, 5_000, 500, 500);
+
+    private EngineHost host;
+    private Server server;
+    private ManagedChannel channel;
+
+    @BeforeEach
+    void start() throws Exception {
+        Catalog catalog = Catalog.of(List.of(
+                EngineSpec.of("fake", FakeEngines.command()),
+                EngineSpec.of("crash", FakeEngines.command("--crash-on-go")),
+                EngineSpec.of("stall", FakeEngines.command("--stall-after-go"))));
+        host = new EngineHost("w1", catalog, 2, QUICK, HostListener.NONE);
+        String name = InProcessServerBuilder.generateName();
+        server = InProcessServerBuilder.forName(name)
+                .addService(new EngineWorkerService(host))
+                .build()
+                .start();
+        channel = InProcessChannelBuilder.forName(name).build();
+    }
+
+    @AfterEach
+    void stop() throws Exception {
+        channel.shutdownNow();
+        server.shutdownNow();
+        host.close();
+    }
+
+    /** A session stream driven one request at a time. */
+    private final class Session implements ClientResponseObserver<SessionRequest, SessionEvent> {
+        final LinkedBlockingQueue<Object> events = new LinkedBlockingQueue<>();
+        ClientCallStreamObserver<SessionRequest> requests;
+        long next = 1;
+
+        Session() {
+            EngineWorkerGrpc.newStub(channel).session(this);
+        }
+
+        SessionEvent call(SessionRequest.Builder request) throws Exception {
+            requests.onNext(request.setRequestId(next++).build());
+            Object event = events.poll(20, TimeUnit.SECONDS);
+            if (event instanceof Throwable t) {
+                throw new AssertionError("stream failed: " + Status.fromThrowable(t), t);
+            }
+            return assertInstanceOf(SessionEvent.class, event, "an answer within 20 s");
+        }
+
+        Status callFails(SessionRequest.Builder request) throws Exception {
+            requests.onNext(request.setRequestId(next++).build());
+            Object event = events.poll(20, TimeUnit.SECONDS);
+            return Status.fromThrowable(assertInstanceOf(StatusRuntimeException.class, event));
+        }
+
+        @Override
+        public void beforeStart(ClientCallStreamObserver<SessionRequest> stream) {
+            requests = stream;
+        }
+
+        @Override
+        public void onNext(SessionEvent value) {
+            events.add(value);
+        }
+
+        @Override
+        public void onError(Throwable t) {
+            events.add(t);
+        }
+
+        @Override
+        public void onCompleted() {
+            events.add("completed");
+        }
+    }
+
+    private static SessionRequest.Builder start(String engine) {
+        return SessionRequest.newBuilder()
+                .setStart(StartEngine.newBuilder().setEngineId(engine).setVariant(Variant.VARIANT_MINISHOGI));
+    }
+
+    private static SessionRequest.Builder go(String sfen, List<String> moves) {
+        return SessionRequest.newBuilder()
+                .setGo(Go.newBuilder()
+                        .setSfen(sfen)
+                        .addAllMoves(moves)
+                        .setLimits(SearchLimits.newBuilder()
+                                .setForm(SearchLimits.Form.FORM_BYOYOMI)
+                                .setByoyomiMs(1000)));
+    }
+
+    private int free() {
+        Capacity capacity =
+                EngineWorkerGrpc.newBlockingStub(channel).getCapacity(GetCapacityRequest.getDefaultInstance());
+        return capacity.getFree();
+    }
+
+    @Test
+    void aSessionPlaysMovesTimedAtThePipeAndFreesItsSlot() throws Exception {
+        Session session = new Session();
+        SessionEvent started = session.call(start("fake"));
+        assertTrue(started.hasStarted(), started.toString());
+        assertEquals("w1", started.getStarted().getWorkerId());
+        assertEquals(1, free());
+        assertTrue(session.call(SessionRequest.newBuilder().setNewGame(NewGame.getDefaultInstance()))
+                .hasReady());
+        SessionEvent move = session.call(go(START, List.of("5e4d")));
+        assertTrue(move.hasBestMove(), move.toString());
+        assertFalse(move.getBestMove().getMove().isEmpty());
+        assertTrue(move.getBestMove().getEngineNs() > 0, "pipe time measured on the worker");
+        assertEquals(3, move.getRequestId(), "the answer names its request");
+        assertTrue(session.call(SessionRequest.newBuilder()
+                        .setGameOver(GameOver.newBuilder().setEnd(GameOver.End.END_DRAW)))
+                .hasAcknowledged());
+        session.requests.onCompleted();
+        assertEquals("completed", session.events.poll(10, TimeUnit.SECONDS));
+        awaitFree(2);
+    }
+
+    @Test
+    void sessionsBeyondTheSlotsAreRefusedAndUnknownEnginesAreNotFound() throws Exception {
+        Session first = new Session();
+        Session second = new Session();
+        assertTrue(first.call(start("fake")).hasStarted());
+        assertTrue(second.call(start("fake")).hasStarted());
+        assertEquals(0, free());
+        Status third = new Session().callFails(start("fake"));
+        assertEquals(Status.Code.RESOURCE_EXHAUSTED, third.getCode());
+        assertTrue(third.getDescription().contains("all 2 engine slots of worker w1 are in use"), third.toString());
+        first.requests.onCompleted();
+        awaitFree(1);
+        Status unknown = new Session().callFails(start("/bin/sh"));
+        assertEquals(Status.Code.NOT_FOUND, unknown.getCode());
+        assertTrue(
+                unknown.getDescription().contains("no engine '/bin/sh' in the catalog of worker w1"),
+                unknown.toString());
+        second.requests.onCompleted();
+        awaitFree(2);
+    }
+
+    @Test
+    void malformedRequestsEndTheSessionWithInvalidArgument() throws Exception {
+        Status early = new Session().callFails(go(START, List.of()));
+        assertEquals(Status.Code.INVALID_ARGUMENT, early.getCode());
+        assertTrue(early.getDescription().contains("send start first"), early.toString());
+
+        Session session = new Session();
+        assertTrue(session.call(start("fake")).hasStarted());
+        Status badSfen = session.callFails(go("rbsgk/4p/5 b", List.of()));
+        assertEquals(Status.Code.INVALID_ARGUMENT, badSfen.getCode());
+        assertTrue(badSfen.getDescription().startsWith("go: not a canonical SFEN"), badSfen.toString());
+        awaitFree(2);
+
+        Status noVariant = new Session()
+                .callFails(SessionRequest.newBuilder()
+                        .setStart(StartEngine.newBuilder().setEngineId("fake")));
+        assertEquals(Status.Code.INVALID_ARGUMENT, noVariant.getCode());
+        assertTrue(noVariant.getDescription().contains("variant is missing"), noVariant.toString());
+    }
+
+    @Test
+    void anEngineThatCrashesIsReportedAndTheStreamEnds() throws Exception {
+        Session session = new Session();
+        assertTrue(session.call(start("crash")).hasStarted());
+        SessionEvent failed = session.call(go(START, List.of()));
+        assertTrue(failed.hasFailure(), failed.toString());
+        assertEquals(EngineFailure.Kind.KIND_DISCONNECT, failed.getFailure().getKind());
+        assertEquals("completed", session.events.poll(10, TimeUnit.SECONDS));
+        awaitFree(2);
+    }
+
+    @Test
+    void anEngineThatStallsIsKilledByTheWorkerAndReportedAsAStall() throws Exception {
+        Session session = new Session();
+        assertTrue(session.call(start("stall")).hasStarted());
+        SessionEvent failed = session.call(go(START, List.of()));
+        assertEquals(EngineFailure.Kind.KIND_STALL, failed.getFailure().getKind(), failed.toString());
+        awaitFree(2);
+    }
+
+    @Test
+    void aCallerThatGoesAwayMidSearchTakesTheEngineWithIt() throws Exception {
+        Session session = new Session();
+        assertTrue(session.call(start("stall")).hasStarted());
+        session.requests.onNext(go(START, List.of()).setRequestId(99).build());
+        Thread.sleep(200);
+        assertEquals(1, free());
+        session.requests.cancel("the referee went away", null);
+        awaitFree(2);
+    }
+
+    @Test
+    void theCatalogListsTheWorkersEngines() {
+        var catalog = EngineWorkerGrpc.newBlockingStub(channel).getCatalog(GetCatalogRequest.getDefaultInstance());
+        assertEquals("w1", catalog.getWorkerId());
+        assertEquals(
+                List.of("crash", "fake", "stall"),
+                catalog.getEnginesList().stream().map(e -> e.getId()).sorted().toList());
+    }
+
+    private void awaitFree(int slots) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (free() != slots && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertEquals(slots, free(), "free slots");
+    }
+}

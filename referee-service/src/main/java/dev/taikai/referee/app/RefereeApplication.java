@@ -1,0 +1,176 @@
+package dev.taikai.referee.app;
+
+import dev.taikai.referee.game.Pairing;
+import dev.taikai.referee.kafka.PairingConsumer;
+import dev.taikai.referee.kafka.TournamentStatuses;
+import dev.taikai.referee.live.LiveGames;
+import dev.taikai.referee.remote.RemoteGames;
+import dev.taikai.referee.remote.SessionPool;
+import dev.taikai.referee.remote.WorkerPool;
+import io.grpc.netty.NettyChannelBuilder;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import java.util.List;
+import java.util.Properties;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * Wires a referee replica (docs/distributed.md lists every key): the workers it uses, the pairing
+ * consumer with its capacity, the record producer, live games, metrics; on shutdown it stops taking games
+ * and gives the running ones {@code taikai.referee.drain-seconds} to finish (unfinished ones are played
+ * again by another replica).
+ */
+@ApplicationScoped
+public class RefereeApplication {
+    private static final Logger LOG = Logger.getLogger(RefereeApplication.class);
+
+    @ConfigProperty(name = "taikai.referee.id")
+    String refereeId;
+
+    @ConfigProperty(name = "taikai.referee.workers")
+    List<String> workers;
+
+    @ConfigProperty(name = "taikai.referee.max-games", defaultValue = "4")
+    int maxGames;
+
+    @ConfigProperty(name = "taikai.referee.transport-allowance-ms", defaultValue = "25")
+    long transportAllowanceMillis;
+
+    @ConfigProperty(name = "taikai.referee.session-idle-ms", defaultValue = "10000")
+    long sessionIdleMillis;
+
+    @ConfigProperty(name = "taikai.referee.slot-wait-ms", defaultValue = "10000")
+    long slotWaitMillis;
+
+    @ConfigProperty(name = "taikai.referee.drain-seconds", defaultValue = "30")
+    int drainSeconds;
+
+    @ConfigProperty(name = "taikai.kafka.bootstrap-servers")
+    String bootstrapServers;
+
+    @Inject
+    MeterRegistry registry;
+
+    private final LiveGames live = new LiveGames(1000);
+    private WorkerPool workerPool;
+    private SessionPool sessions;
+    private TournamentStatuses statuses;
+    private PairingConsumer consumer;
+    private KafkaProducer<String, byte[]> producer;
+    private ScheduledExecutorService housekeeping;
+
+    @Produces
+    @Singleton
+    LiveGames liveGames() {
+        return live;
+    }
+
+    void start(@Observes StartupEvent event) {
+        Properties kafka = new Properties();
+        kafka.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        kafka.put(CommonClientConfigs.CLIENT_ID_CONFIG, "referee-" + refereeId);
+        Properties producerProps = new Properties();
+        producerProps.putAll(kafka);
+        producerProps.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        producerProps.put(ProducerConfig.ACKS_CONFIG, "all");
+        producer = new KafkaProducer<>(producerProps, new StringSerializer(), new ByteArraySerializer());
+
+        workerPool = new WorkerPool(
+                workers,
+                address -> NettyChannelBuilder.forTarget(address)
+                        .usePlaintext()
+                        .keepAliveTime(10, TimeUnit.SECONDS)
+                        .keepAliveTimeout(5, TimeUnit.SECONDS)
+                        .keepAliveWithoutCalls(true)
+                        .build());
+        sessions = new SessionPool(workerPool, sessionIdleMillis, slotWaitMillis);
+        RemoteGames games = new RemoteGames(sessions, transportAllowanceMillis, refereeId);
+        RefereeMetrics metrics = new RefereeMetrics(registry, live);
+
+        statuses = new TournamentStatuses(kafka);
+        Properties consumerProps = new Properties();
+        consumerProps.putAll(kafka);
+        consumerProps.put(ConsumerConfig.GROUP_ID_CONFIG, "taikai-referees");
+        consumer = new PairingConsumer(
+                consumerProps, producer, statuses, maxGames, pairing -> play(games, pairing, metrics), metrics);
+        new KafkaClientMetrics(producer).bindTo(registry);
+        thread(statuses, "referee-tournaments");
+        thread(consumer, "referee-pairings");
+        housekeeping = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "referee-housekeeping");
+            t.setDaemon(true);
+            return t;
+        });
+        housekeeping.scheduleWithFixedDelay(sessions::closeStale, 1, 1, TimeUnit.SECONDS);
+        LOG.infof(
+                "referee %s: up to %d games at once, workers %s, Kafka %s, transport allowance %d ms",
+                refereeId, maxGames, workers, bootstrapServers, transportAllowanceMillis);
+    }
+
+    private dev.taikai.proto.common.v1.GameRecord play(RemoteGames games, Pairing pairing, RefereeMetrics metrics) {
+        metrics.started(pairing);
+        var observer = live.begin(pairing);
+        try {
+            var record = games.play(pairing, metrics.observing(pairing, observer));
+            live.finish(pairing, record);
+            return record;
+        } catch (RuntimeException e) {
+            live.abandon(pairing);
+            throw e;
+        }
+    }
+
+    private static void thread(Runnable body, String name) {
+        Thread thread = new Thread(body, name);
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** True once the consumer runs; for the readiness check. */
+    boolean serving() {
+        return consumer != null;
+    }
+
+    int running() {
+        return consumer == null ? 0 : consumer.running();
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        if (consumer == null) {
+            return;
+        }
+        consumer.stopTaking();
+        try {
+            if (!consumer.awaitIdle(drainSeconds * 1000L)) {
+                LOG.warnf(
+                        "referee %s: %d games still running; they will be played again elsewhere",
+                        refereeId, consumer.running());
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        consumer.close();
+        statuses.close();
+        housekeeping.shutdownNow();
+        sessions.close();
+        workerPool.close();
+        producer.close();
+    }
+}

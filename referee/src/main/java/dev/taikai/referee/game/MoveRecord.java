@@ -1,0 +1,47 @@
+package dev.taikai.referee.game;
+
+import dev.taikai.enginehost.usi.Score;
+
+/**
+ * One move of a game record.
+ *
+ * @param move USI text in Fairy-Stockfish notation (as the rules core prints it)
+ * @param timeNanos the engine's time measured at the pipe, where the engine runs
+ * @param refereeNanos the referee's own measurement, from asking for the move to having it back
+ * @param remainingMillis the mover's main time left after the move (0 for untimed controls)
+ * @param score the engine's last evaluation, from the mover's point of view, or null
+ * @param depth the engine's last reported depth, or −1
+ * @param nodes the engine's last reported node count, or −1
+ * @param chargedNanos the time charged to the engine's clock: {@code timeNanos}, but at least {@code
+ *     refereeNanos} minus the transport allowance and at most {@code refereeNanos} (ARCHITECTURE.md,
+ *     decision 4)
+ */
+public record MoveRecord(
+        String move,
+        long timeNanos,
+        long refereeNanos,
+        long remainingMillis,
+        Score score,
+        int depth,
+        long nodes,
+        long chargedNanos) {
+    /** A move timed on the referee's own machine: the pipe time is what is charged. */
+    public MoveRecord(
+            String move, long timeNanos, long refereeNanos, long remainingMillis, Score score, int depth, long nodes) {
+        this(move, timeNanos, refereeNanos, remainingMillis, score, depth, nodes, timeNanos);
+    }
+
+    public double timeMillis() {
+        return timeNanos / 1e6;
+    }
+
+    /**
+     * The time to charge for a move: the engine's pipe time, bounded below by the referee's measurement
+     * minus {@code allowanceNanos} (a lying worker gains at most the allowance) and above by the referee's
+     * measurement (the engine cannot have thought longer than the referee waited).
+     */
+    public static long charge(long engineNanos, long refereeNanos, long allowanceNanos) {
+        long floor = allowanceNanos >= refereeNanos ? 0 : refereeNanos - allowanceNanos;
+        return Math.min(refereeNanos, Math.max(engineNanos, floor));
+    }
+}

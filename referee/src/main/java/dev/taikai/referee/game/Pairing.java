@@ -1,0 +1,27 @@
+package dev.taikai.referee.game;
+
+import java.util.Map;
+
+/**
+ * A game as a cluster hands it out: the assignment, the tournament it belongs to, and the catalog
+ * engine each side runs (ARCHITECTURE.md, decision 5: an id and options, never a command line).
+ *
+ * @param planIndex the game's place in its tournament's plan, 0-based
+ */
+public record Pairing(String tournamentId, GameAssignment game, Engine sente, Engine gote, int planIndex) {
+    /** A catalog engine with USI options set over the catalog's. */
+    public record Engine(String engineId, Map<String, String> options) {
+        public Engine {
+            options = Map.copyOf(options);
+        }
+    }
+
+    /** Unique across tournaments: {@code <tournament id>/<game id>}. */
+    public String gameId() {
+        return globalId(tournamentId, game.gameId());
+    }
+
+    public static String globalId(String tournamentId, String localId) {
+        return tournamentId + "/" + localId;
+    }
+}

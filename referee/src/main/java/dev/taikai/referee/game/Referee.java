@@ -1,0 +1,157 @@
+package dev.taikai.referee.game;
+
+import dev.taikai.enginehost.usi.BestMove;
+import dev.taikai.enginehost.usi.EngineFailure;
+import dev.taikai.enginehost.usi.MoveReply;
+import dev.taikai.enginehost.usi.PositionCommand;
+import dev.taikai.enginehost.usi.SearchLimits;
+import dev.taikai.rules.Color;
+import dev.taikai.rules.Game;
+import dev.taikai.rules.MoveException;
+import dev.taikai.rules.Notation;
+import dev.taikai.rules.Outcome;
+import dev.taikai.rules.Result;
+import dev.taikai.rules.Termination;
+import dev.taikai.rules.Usi;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Plays one game authoritatively (ARCHITECTURE.md, decision 1): it runs the clocks, checks every move
+ * against the rules, judges every ending and writes the record. Engines are trusted for nothing but
+ * {@code resign}; a move they send that the rules refuse loses, {@code bestmove win} included.
+ */
+public final class Referee {
+    private Referee() {}
+
+    /** No transport between referee and engine: the pipe time is charged as measured. */
+    public static final long SAME_MACHINE = Long.MAX_VALUE;
+
+    /** Plays {@code assignment} between two ready players ({@code newGame} already sent) on this machine. */
+    public static GameRecord play(GameAssignment assignment, Player sente, Player gote) {
+        return play(assignment, sente, gote, SAME_MACHINE, GameObserver.NONE);
+    }
+
+    /**
+     * Plays {@code assignment} between two ready players ({@code newGame} already sent).
+     *
+     * @param transportAllowanceNanos how much of the referee's own measurement of a move may be transport
+     *     rather than thinking ({@link MoveRecord#charge}); {@link #SAME_MACHINE} to charge pipe times as
+     *     they are
+     */
+    public static GameRecord play(
+            GameAssignment assignment, Player sente, Player gote, long transportAllowanceNanos, GameObserver observer) {
+        long started = System.currentTimeMillis();
+        Game game = new Game(assignment.opening().position());
+        observer.started(assignment, game.start().toSfen());
+        Clock clock = new Clock(
+                assignment.senteTimeControl(), assignment.goteTimeControl(), assignment.overrunMarginMillis());
+        Adjudicator adjudicator = new Adjudicator(assignment.adjudication());
+        List<MoveRecord> moves = new ArrayList<>();
+        while (!game.isOver()) {
+            Color side = game.position().sideToMove();
+            Player player = side == Color.SENTE ? sente : gote;
+            SearchLimits limits = clock.limitsFor(side);
+            PositionCommand position = positionFor(game, player.notation());
+            long asked = System.nanoTime();
+            MoveReply reply = player.go(position, limits);
+            long answered = System.nanoTime();
+            Optional<Outcome> ended =
+                    judge(game, clock, side, player, reply, answered - asked, transportAllowanceNanos, moves);
+            if (ended.isPresent()) {
+                game.end(
+                        ended.get().termination(),
+                        ended.get().result(),
+                        ended.get().detail());
+                break;
+            }
+            MoveRecord last = moves.get(moves.size() - 1);
+            observer.moved(
+                    moves.size(),
+                    last,
+                    clock.remainingMillis(Color.SENTE),
+                    clock.remainingMillis(Color.GOTE),
+                    ((BestMove) reply).info() == null
+                            ? List.of()
+                            : ((BestMove) reply).info().pv());
+            if (!game.isOver()) {
+                adjudicator
+                        .afterMove(game.plies(), side, last.score())
+                        .ifPresent(o -> game.end(o.termination(), o.result(), o.detail()));
+            }
+        }
+        Outcome outcome = game.outcome().orElseThrow();
+        sente.gameOver(Player.endFor(outcome.winner() == Color.SENTE, outcome.result() == Result.DRAW));
+        gote.gameOver(Player.endFor(outcome.winner() == Color.GOTE, outcome.result() == Result.DRAW));
+        GameRecord record =
+                new GameRecord(assignment, game.start().toSfen(), moves, outcome, started, System.currentTimeMillis());
+        observer.finished(record);
+        return record;
+    }
+
+    /** The engine's answer judged: an ending outside the rules, or the move played and recorded. */
+    private static Optional<Outcome> judge(
+            Game game,
+            Clock clock,
+            Color side,
+            Player player,
+            MoveReply reply,
+            long refereeNanos,
+            long transportAllowanceNanos,
+            List<MoveRecord> moves) {
+        Result loss = Result.lossFor(side);
+        String who = side.displayName() + " (" + player.name() + ")";
+        if (reply instanceof EngineFailure failure) {
+            return Optional.of(new Outcome(loss, failure.termination(), who + ": " + failure));
+        }
+        BestMove best = (BestMove) reply;
+        long charged = MoveRecord.charge(best.engineNanos(), refereeNanos, transportAllowanceNanos);
+        Clock.Charge charge = clock.charge(side, charged);
+        if (charge.forfeit()) {
+            return Optional.of(new Outcome(
+                    loss,
+                    Termination.TIME_FORFEIT,
+                    String.format(
+                            "%s used %.1f ms of %d ms allowed",
+                            who, charge.usedNanos() / 1e6, charge.allowedNanos() / 1_000_000)));
+        }
+        if (best.resigned()) {
+            return Optional.of(new Outcome(loss, Termination.RESIGNATION, who + " resigned"));
+        }
+        if (best.declaredWin()) {
+            return Optional.of(new Outcome(
+                    loss,
+                    Termination.ILLEGAL_MOVE,
+                    who + " sent 'bestmove win': the entering-king declaration does not exist in "
+                            + game.variant().displayName()));
+        }
+        int move;
+        try {
+            move = Usi.parse(game.position(), best.move(), player.notation());
+        } catch (MoveException e) {
+            return Optional.of(new Outcome(loss, Termination.ILLEGAL_MOVE, who + ": " + e.getMessage()));
+        }
+        game.play(move);
+        var info = best.info();
+        moves.add(new MoveRecord(
+                Usi.format(move, game.variant()),
+                best.engineNanos(),
+                refereeNanos,
+                clock.remainingMillis(side),
+                info == null ? null : info.score(),
+                info == null ? -1 : info.depth(),
+                info == null ? -1 : info.nodes(),
+                charged));
+        return Optional.empty();
+    }
+
+    /** {@code position sfen <start> moves ...} in the engine's notation. */
+    private static PositionCommand positionFor(Game game, Notation notation) {
+        List<String> moves = new ArrayList<>(game.plies());
+        for (int move : game.moves()) {
+            moves.add(Usi.format(move, game.variant(), notation));
+        }
+        return new PositionCommand(game.start().toSfen(notation), moves);
+    }
+}

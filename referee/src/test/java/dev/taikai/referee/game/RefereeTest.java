@@ -1,0 +1,239 @@
+package dev.taikai.referee.game;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.taikai.enginehost.catalog.EngineSpec;
+import dev.taikai.enginehost.usi.Score;
+import dev.taikai.enginehost.usi.Timeouts;
+import dev.taikai.enginehost.usi.UsiEngine;
+import dev.taikai.rules.Color;
+import dev.taikai.rules.Game;
+import dev.taikai.rules.Position;
+import dev.taikai.rules.Result;
+import dev.taikai.rules.Sfen;
+import dev.taikai.rules.Termination;
+import dev.taikai.rules.Variant;
+import dev.taikai.testkit.FakeEngines;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+/** The referee with real fake-engine processes: every way a game can end, and honest records. */
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class RefereeTest {
+    private static final Timeouts QUICK = new Timeouts(5_000, 5_000, 300, 5_000, 500, 500);
+    private static final TimeControl FAST = TimeControl.byoyomi(0, 200);
+
+    @Test
+    void randomEnginesPlayToAnEndTheRulesJudge() throws Exception {
+        GameRecord record = play(
+                Variant.MINISHOGI,
+                List.of("--think-ms", "0"),
+                List.of("--think-ms", "0", "--seed", "7"),
+                TimeControl.nodes(1),
+                Adjudication.DEFAULT.withMoveLimit(0));
+        assertTrue(record.outcome().termination().byRules(), record.outcome().toString());
+        assertReplays(record);
+        assertTrue(record.moves().stream().allMatch(m -> m.depth() == 1 && m.nodes() > 0 && m.score() != null));
+    }
+
+    @Test
+    void recordsAsKif() throws Exception {
+        Opening opening = Opening.of(Sfen.parse(Variant.MINISHOGI, "4k/5/5/5/K3r b - 1"), List.of());
+        GameRecord record = play(
+                opening,
+                List.of("--script", "5e5d,5d5e,5e5d,5d5e,5e5d,5d5e"),
+                List.of("--script", "1e1d,1d1e,1e1d,1d1e,1e1d,1d1e"),
+                TimeControl.nodes(1),
+                Adjudication.DEFAULT);
+        String kif = Kif.write(record, "test");
+        assertTrue(kif.contains("手合割：五々将棋\n"), kif);
+        assertTrue(kif.contains("先手：sente\n後手：gote\n"), kif);
+        assertTrue(kif.contains("|v飛 ・ ・ ・ ・|一") || kif.contains("| ・ ・ ・ ・v玉|一"), kif);
+        assertTrue(kif.contains("   1 ５四玉(55)"), kif);
+        assertTrue(kif.contains("   2 １四飛不成(15)"), kif);
+        assertTrue(kif.contains("  13 反則負け"), kif);
+        assertTrue(kif.trim().endsWith("まで12手で先手の勝ち"), kif);
+
+        GameRecord kyoto = play(
+                Variant.KYOTOSHOGI,
+                List.of("--script", "5e4d-,4d4c+"),
+                List.of("--script", "1a2b-"),
+                TimeControl.nodes(1),
+                Adjudication.DEFAULT.withMoveLimit(3));
+        String kyotoKif = Kif.write(kyoto, "test");
+        assertTrue(kyotoKif.contains("手合割：京都将棋\n"), kyotoKif);
+        assertTrue(kyotoKif.contains("   1 ４四と成(55)"), kyotoKif);
+        assertTrue(kyotoKif.contains("   2 ２二と成(11)"), kyotoKif);
+        assertTrue(kyotoKif.contains("   3 ４三香成(44)"), kyotoKif);
+        assertTrue(kyotoKif.trim().endsWith("まで3手で引き分け"), kyotoKif);
+    }
+
+    @Test
+    void overstepTheByoyomiAndLose() throws Exception {
+        GameRecord record = play(
+                Variant.MINISHOGI,
+                List.of("--think-ms", "0"),
+                List.of("--think-ms", "400"),
+                FAST,
+                Adjudication.DEFAULT);
+        assertEquals(Termination.TIME_FORFEIT, record.outcome().termination());
+        assertEquals(Result.SENTE_WINS, record.outcome().result());
+        assertTrue(
+                record.outcome().detail().matches("gote \\(gote\\) used 4\\d\\d\\.\\d ms of 200 ms allowed"),
+                record.outcome().detail());
+        assertEquals(1, record.plies(), "the late move is not played");
+        assertReplays(record);
+    }
+
+    @Test
+    void engineMisdeedsLose() throws Exception {
+        assertEnds(List.of("--illegal-move"), Termination.ILLEGAL_MOVE, "illegal move");
+        assertEnds(List.of("--win"), Termination.ILLEGAL_MOVE, "'bestmove win'");
+        assertEnds(List.of("--malformed-bestmove"), Termination.ILLEGAL_MOVE, "does not name a move");
+        assertEnds(List.of("--resign"), Termination.RESIGNATION, "sente (sente) resigned");
+        assertEnds(List.of("--crash-after", "2"), Termination.DISCONNECT, "exited with code 3");
+        assertEnds(List.of("--stall-after-go"), Termination.STALL, "no bestmove");
+    }
+
+    @Test
+    void adjudication() throws Exception {
+        GameRecord limited = play(
+                Variant.KYOTOSHOGI, List.of(), List.of(), TimeControl.nodes(1), Adjudication.DEFAULT.withMoveLimit(6));
+        assertEquals(Termination.ADJUDICATION, limited.outcome().termination());
+        assertEquals(Result.DRAW, limited.outcome().result());
+        assertEquals("move limit: 6 plies", limited.outcome().detail());
+        assertEquals(6, limited.plies());
+
+        GameRecord resigned = play(
+                Variant.MINISHOGI,
+                List.of("--score", "-500"),
+                List.of("--score", "400"),
+                TimeControl.nodes(1),
+                Adjudication.DEFAULT.withResign(300, 3));
+        assertEquals(Termination.ADJUDICATION, resigned.outcome().termination());
+        assertEquals(Result.GOTE_WINS, resigned.outcome().result());
+        assertEquals(6, resigned.plies(), "three moves each");
+        assertEquals(
+                new Score(false, -500, Score.Bound.EXACT),
+                resigned.moves().get(0).score());
+
+        GameRecord drawn = play(
+                Variant.MINISHOGI,
+                List.of("--score", "3"),
+                List.of("--score", "-2"),
+                TimeControl.nodes(1),
+                Adjudication.DEFAULT.withDraw(10, 4, 10));
+        assertEquals(Result.DRAW, drawn.outcome().result());
+        assertEquals(10, drawn.plies(), "not before ply 10");
+    }
+
+    @Test
+    void theRulesDecideRepetitionNotTheEngines() throws Exception {
+        // Gote checks perpetually from the start position of the golden game; the scripts make both sides
+        // play it, and gote loses although it also reports a winning score.
+        Opening opening = Opening.of(Sfen.parse(Variant.MINISHOGI, "4k/5/5/5/K3r b - 1"), List.of());
+        GameRecord record = play(
+                opening,
+                List.of("--script", "5e5d,5d5e,5e5d,5d5e,5e5d,5d5e"),
+                List.of("--script", "1e1d,1d1e,1e1d,1d1e,1e1d,1d1e", "--score", "900"),
+                TimeControl.nodes(1),
+                Adjudication.DEFAULT.withResign(300, 2));
+        assertEquals(Termination.PERPETUAL_CHECK, record.outcome().termination());
+        assertEquals(Result.SENTE_WINS, record.outcome().result());
+        assertReplays(record);
+    }
+
+    @Test
+    void clocksFollowTheirControl() {
+        Clock fischer = new Clock(TimeControl.fischer(1000, 100), TimeControl.suddenDeath(500), 0);
+        assertEquals(
+                "go btime 1000 wtime 500 binc 100 winc 0",
+                fischer.limitsFor(Color.SENTE).goCommand(false));
+        assertEquals(1000 - 250 + 100, fischer.charge(Color.SENTE, 250_000_000).remainingMillis());
+        assertTrue(fischer.charge(Color.GOTE, 500_000_001).forfeit(), "sudden death: over the main time");
+
+        Clock byoyomi = new Clock(TimeControl.byoyomi(300, 100), TimeControl.byoyomi(300, 100), 20);
+        assertEquals(
+                "go btime 300 wtime 300 byoyomi 100",
+                byoyomi.limitsFor(Color.GOTE).goCommand(false));
+        assertEquals(0, byoyomi.charge(Color.SENTE, 350_000_000).remainingMillis(), "byoyomi covered the rest");
+        assertTrue(!byoyomi.charge(Color.SENTE, 115_000_000).forfeit(), "within the overrun margin");
+        assertTrue(byoyomi.charge(Color.SENTE, 121_000_000).forfeit(), "beyond byoyomi plus margin");
+
+        Clock fixed = new Clock(TimeControl.moveTime(50), TimeControl.nodes(10), 0);
+        assertEquals("go movetime 50", fixed.limitsFor(Color.SENTE).goCommand(false));
+        assertEquals("go nodes 10", fixed.limitsFor(Color.GOTE).goCommand(false));
+        assertTrue(!fixed.charge(Color.GOTE, 60_000_000_000L).forfeit(), "nodes: no time limit");
+    }
+
+    @Test
+    void timeControlText() {
+        for (String text :
+                List.of("60", "60+0.5", "10 byoyomi 1", "byoyomi 0.1", "movetime 0.2", "nodes 1000", "depth 5")) {
+            assertEquals(text, TimeControl.parse(text).toString());
+        }
+        assertEquals(TimeControl.fischer(1500, 20), TimeControl.parse("1.5+0.02"));
+        assertEquals(TimeControl.suddenDeath(60_000), TimeControl.parse("60+0"));
+        for (String bad : List.of("", "fast", "-1", "60+", "movetime 0", "nodes x", "1.0001", "10 byoyomi")) {
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(
+                    IllegalArgumentException.class, () -> TimeControl.parse(bad), bad);
+            assertTrue(e.getMessage().startsWith("time control '" + bad + "'"), e.getMessage());
+        }
+    }
+
+    private static void assertEnds(List<String> senteSwitches, Termination termination, String detail)
+            throws Exception {
+        GameRecord record = play(Variant.MINISHOGI, senteSwitches, List.of(), FAST, Adjudication.DEFAULT);
+        assertEquals(
+                termination, record.outcome().termination(), record.outcome().toString());
+        assertEquals(Result.GOTE_WINS, record.outcome().result());
+        assertTrue(record.outcome().detail().contains(detail), record.outcome().detail());
+        assertReplays(record);
+    }
+
+    private static GameRecord play(
+            Variant variant, List<String> sente, List<String> gote, TimeControl tc, Adjudication adjudication)
+            throws Exception {
+        return play(Opening.start(Position.start(variant)), sente, gote, tc, adjudication);
+    }
+
+    private static GameRecord play(
+            Opening opening, List<String> sente, List<String> gote, TimeControl tc, Adjudication adjudication) {
+        Variant variant = opening.position().variant();
+        UsiEngine senteEngine = start(sente, variant);
+        UsiEngine goteEngine = start(gote, variant);
+        try {
+            senteEngine.newGame();
+            goteEngine.newGame();
+            GameAssignment assignment =
+                    new GameAssignment("test", 1, 1, 1, variant, "sente", "gote", opening, tc, tc, 0, adjudication);
+            return Referee.play(
+                    assignment, new SessionPlayer("sente", senteEngine), new SessionPlayer("gote", goteEngine));
+        } finally {
+            senteEngine.close();
+            goteEngine.close();
+        }
+    }
+
+    private static UsiEngine start(List<String> switches, Variant variant) {
+        return assertInstanceOf(
+                UsiEngine.class,
+                UsiEngine.start(
+                        EngineSpec.of("fake", FakeEngines.command(switches.toArray(new String[0]))), variant, QUICK));
+    }
+
+    /** The record's moves are legal, one after another, from its start position. */
+    private static void assertReplays(GameRecord record) throws Exception {
+        Game replay = new Game(Sfen.parse(record.assignment().variant(), record.startSfen()));
+        for (MoveRecord move : record.moves()) {
+            replay.play(move.move(), dev.taikai.rules.Notation.FAIRY_STOCKFISH);
+        }
+        if (record.outcome().termination().byRules()) {
+            assertEquals(record.outcome(), replay.outcome().orElseThrow());
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package dev.taikai.scheduler.app;
+
+import dev.taikai.scheduler.book.Scheduler;
+import dev.taikai.scheduler.book.TournamentBook;
+import dev.taikai.scheduler.kafka.SchedulerKafka;
+import dev.taikai.scheduler.kafka.TopicSetup;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import java.util.Properties;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * Wires the scheduler (docs/distributed.md lists every key): creates the topics when missing, rebuilds
+ * the book from Kafka, then follows the game records. One scheduler instance runs at a time.
+ */
+@ApplicationScoped
+public class SchedulerApplication {
+    private static final Logger LOG = Logger.getLogger(SchedulerApplication.class);
+
+    @ConfigProperty(name = "taikai.kafka.bootstrap-servers")
+    String bootstrapServers;
+
+    @ConfigProperty(name = "taikai.kafka.replication-factor", defaultValue = "1")
+    short replication;
+
+    @ConfigProperty(name = "taikai.kafka.pairing-partitions", defaultValue = "8")
+    int pairingPartitions;
+
+    /** Games of one tournament in play at once when its spec does not say. */
+    @ConfigProperty(name = "taikai.scheduler.concurrency", defaultValue = "16")
+    int defaultConcurrency;
+
+    @Inject
+    MeterRegistry registry;
+
+    private Properties kafkaProps;
+    private SchedulerKafka kafka;
+
+    @Produces
+    @Singleton
+    Scheduler scheduler() {
+        kafkaProps = new Properties();
+        kafkaProps.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        kafkaProps.put(CommonClientConfigs.CLIENT_ID_CONFIG, "scheduler");
+        TournamentBook book = new TournamentBook(defaultConcurrency);
+        kafka = new SchedulerKafka(book, kafkaProps, new SchedulerMetrics(registry, book));
+        return new Scheduler(book, kafka);
+    }
+
+    void start(@Observes StartupEvent event, Scheduler scheduler) throws Exception {
+        TopicSetup.ensure(kafkaProps, pairingPartitions, replication);
+        long started = System.nanoTime();
+        kafka.rebuild();
+        LOG.infof(
+                "scheduler: rebuilt %d tournaments from Kafka %s in %d ms",
+                scheduler.book().states().size(), bootstrapServers, (System.nanoTime() - started) / 1_000_000);
+        Thread follower = new Thread(kafka, "scheduler-games");
+        follower.setDaemon(true);
+        follower.start();
+    }
+
+    boolean ready() {
+        return kafka != null && kafka.ready();
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        if (kafka != null) {
+            kafka.close();
+        }
+    }
+}

@@ -1,0 +1,70 @@
+package dev.taikai.scheduler.app;
+
+import dev.taikai.proto.common.v1.GameRecord;
+import dev.taikai.scheduler.book.TournamentBook;
+import dev.taikai.scheduler.kafka.SchedulerKafka;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.Locale;
+import org.jboss.logging.Logger;
+
+/** The scheduler's metrics (names in docs/distributed.md) and its log of counted games. */
+final class SchedulerMetrics implements SchedulerKafka.Listener {
+    private static final Logger LOG = Logger.getLogger(SchedulerMetrics.class);
+
+    private final MeterRegistry registry;
+    private final Counter published;
+
+    SchedulerMetrics(MeterRegistry registry, TournamentBook book) {
+        this.registry = registry;
+        this.published = Counter.builder("taikai.scheduler.pairings.published")
+                .description("Pairings handed out to the referees")
+                .register(registry);
+        Gauge.builder(
+                        "taikai.scheduler.tournaments.running",
+                        book,
+                        b -> b.running().size())
+                .description("Tournaments handing out games")
+                .register(registry);
+        Gauge.builder("taikai.scheduler.games.queued", book, SchedulerMetrics::queued)
+                .description("Games handed out and not yet counted, over all running tournaments")
+                .register(registry);
+    }
+
+    private static double queued(TournamentBook book) {
+        return book.states().stream()
+                .filter(s -> s.getStatus() == dev.taikai.proto.tournament.v1.Status.STATUS_RUNNING)
+                .mapToInt(s -> s.getPublishedGames() - s.getFinishedGames())
+                .sum();
+    }
+
+    @Override
+    public void counted(GameRecord record, TournamentBook.Counted how) {
+        Counter.builder("taikai.scheduler.records")
+                .description("Game records read, by what counting did with them")
+                .tag("outcome", how.name().toLowerCase(Locale.ROOT))
+                .register(registry)
+                .increment();
+        if (how != TournamentBook.Counted.COUNTED) {
+            LOG.infof(
+                    "game %s: record %s, not counted",
+                    record.getAssignment().getGameId(), how.name().toLowerCase(Locale.ROOT));
+        }
+    }
+
+    @Override
+    public void published(int pairings) {
+        published.increment(pairings);
+    }
+
+    @Override
+    public void poison(String topic, long offset, String why) {
+        Counter.builder("taikai.scheduler.poison")
+                .description("Unreadable messages skipped")
+                .tag("topic", topic)
+                .register(registry)
+                .increment();
+        LOG.warnf("%s offset %d: unreadable, skipped: %s", topic, offset, why);
+    }
+}

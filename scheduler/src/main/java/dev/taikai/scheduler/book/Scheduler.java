@@ -1,0 +1,62 @@
+package dev.taikai.scheduler.book;
+
+import dev.taikai.proto.tournament.v1.TournamentSpec;
+import dev.taikai.proto.tournament.v1.TournamentState;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * The scheduler's operations as its APIs offer them: create and cancel change the book and are published
+ * (through {@link Publisher}); everything else reads the book.
+ */
+public final class Scheduler {
+    /** Makes a change durable and hands out its games (the Kafka side, or a test double). */
+    public interface Publisher {
+        TournamentState create(String id, TournamentSpec spec);
+
+        Optional<TournamentState> cancel(String id, String reason);
+
+        /** False until the book has been rebuilt from the topics. */
+        boolean ready();
+    }
+
+    private final TournamentBook book;
+    private final Publisher publisher;
+
+    public Scheduler(TournamentBook book, Publisher publisher) {
+        this.book = book;
+        this.publisher = publisher;
+    }
+
+    public TournamentBook book() {
+        return book;
+    }
+
+    /**
+     * Accepts a tournament under a new id (a slug of its name and a random suffix).
+     *
+     * @throws IllegalArgumentException naming the field when the spec is not a tournament
+     * @throws IllegalStateException when the scheduler is not ready yet
+     */
+    public TournamentState create(TournamentSpec spec) {
+        if (!publisher.ready()) {
+            throw new IllegalStateException("the scheduler is still reading its state from Kafka; try again shortly");
+        }
+        return publisher.create(newId(spec.getName()), spec);
+    }
+
+    public Optional<TournamentState> cancel(String id, String reason) {
+        return publisher.cancel(id, reason);
+    }
+
+    static String newId(String name) {
+        String slug =
+                name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("^-+|-+$", "");
+        if (slug.length() > 40) {
+            slug = slug.substring(0, 40);
+        }
+        String suffix = UUID.randomUUID().toString().substring(0, 8);
+        return (slug.isEmpty() ? "tournament" : slug) + "-" + suffix;
+    }
+}

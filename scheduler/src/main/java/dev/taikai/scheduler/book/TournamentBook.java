@@ -1,0 +1,331 @@
+package dev.taikai.scheduler.book;
+
+import dev.taikai.proto.common.v1.GameRecord;
+import dev.taikai.proto.tournament.v1.Status;
+import dev.taikai.proto.tournament.v1.TournamentState;
+import dev.taikai.referee.game.GameAssignment;
+import dev.taikai.referee.game.Pairing;
+import dev.taikai.referee.messages.GameMessages;
+import dev.taikai.tournament.Entrant;
+import dev.taikai.tournament.Schedule;
+import dev.taikai.tournament.Standings;
+import dev.taikai.tournament.TournamentSpec;
+import dev.taikai.tournament.messages.StandingsMessages;
+import dev.taikai.tournament.messages.TournamentMessages;
+import dev.taikai.tournament.stats.Sprt;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * Every tournament a scheduler knows, as plain data: its spec and plan, how much of the plan has been
+ * handed out, the games counted (each id once, ARCHITECTURE.md decision 2) and the standings they make.
+ * It is a projection of the Kafka topics and can be rebuilt from them at any time ({@link #restore} then
+ * {@link #count} for every record). Thread-safe.
+ */
+public final class TournamentBook {
+    /** Hears about every counted game and status change of one tournament. Called under the book's lock. */
+    public interface Watcher {
+        /** @param game the game just counted, or null for a status change */
+        void progressed(TournamentState state, GameRecord game);
+
+        /** The tournament has stopped; no more calls follow. */
+        void stopped(TournamentState state);
+    }
+
+    /** What counting a record did. */
+    public enum Counted {
+        /** A new game of a known tournament. */
+        COUNTED,
+        /** The same game id again (a replay or a duplicate delivery): ignored. */
+        DUPLICATE,
+        /** Not a game of any known tournament's plan: ignored. */
+        UNKNOWN
+    }
+
+    private static final class Tournament {
+        final String id;
+        final dev.taikai.proto.tournament.v1.TournamentSpec message;
+        final TournamentSpec spec;
+        final List<GameAssignment> plan;
+        final Map<String, Integer> planIndex = new LinkedHashMap<>();
+        final Standings standings;
+        final List<GameRecord> records = new ArrayList<>();
+        final List<Watcher> watchers = new CopyOnWriteArrayList<>();
+        final long created;
+        Status status = Status.STATUS_RUNNING;
+        String detail = "";
+        int published;
+        long updated;
+
+        Tournament(
+                String id, dev.taikai.proto.tournament.v1.TournamentSpec message, TournamentSpec spec, long created) {
+            this.id = id;
+            this.message = message;
+            this.spec = spec;
+            this.plan = Schedule.plan(spec);
+            for (int i = 0; i < plan.size(); i++) {
+                planIndex.put(plan.get(i).gameId(), i);
+            }
+            this.standings =
+                    new Standings(spec.entrants().stream().map(Entrant::name).toList());
+            this.created = created;
+            this.updated = created;
+        }
+
+        TournamentState state() {
+            return TournamentState.newBuilder()
+                    .setTournamentId(id)
+                    .setSpec(message)
+                    .setStatus(status)
+                    .setStatusDetail(detail)
+                    .setPlannedGames(plan.size())
+                    .setPublishedGames(published)
+                    .setFinishedGames(standings.gamesPlayed())
+                    .setCreatedUnixMs(created)
+                    .setUpdatedUnixMs(updated)
+                    .build();
+        }
+
+        boolean running() {
+            return status == Status.STATUS_RUNNING;
+        }
+    }
+
+    private final int defaultConcurrency;
+    private final Map<String, Tournament> tournaments = new LinkedHashMap<>();
+
+    /** @param defaultConcurrency games of one tournament in play at once when its spec leaves it open */
+    public TournamentBook(int defaultConcurrency) {
+        this.defaultConcurrency = defaultConcurrency;
+    }
+
+    /**
+     * Accepts a new tournament under {@code id}.
+     *
+     * @throws IllegalArgumentException naming the field when the spec is not a tournament
+     */
+    public synchronized TournamentState create(
+            String id, dev.taikai.proto.tournament.v1.TournamentSpec message, long nowMillis) {
+        TournamentSpec spec = TournamentMessages.spec(message, defaultConcurrency);
+        if (tournaments.containsKey(id)) {
+            throw new IllegalStateException("tournament id " + id + " is taken");
+        }
+        Tournament t = new Tournament(id, message, spec, nowMillis);
+        tournaments.put(id, t);
+        return t.state();
+    }
+
+    /** Takes a state as published earlier (rebuilding); its games are counted separately. */
+    public synchronized void restore(TournamentState state) {
+        Tournament t = tournaments.get(state.getTournamentId());
+        if (t == null) {
+            TournamentSpec spec = TournamentMessages.spec(state.getSpec(), defaultConcurrency);
+            t = new Tournament(state.getTournamentId(), state.getSpec(), spec, state.getCreatedUnixMs());
+            tournaments.put(t.id, t);
+        }
+        t.status = state.getStatus();
+        t.detail = state.getStatusDetail();
+        t.published = Math.max(t.published, state.getPublishedGames());
+        t.updated = state.getUpdatedUnixMs();
+    }
+
+    /**
+     * Counts a finished game: once per id, only when it is the game the plan says (same id, same players in
+     * the same colours). Finishing the plan, or an SPRT crossing a bound, stops the tournament. The
+     * tournament's update time becomes the game's end at the latest, so a rebuild gives the same state.
+     */
+    public synchronized Counted count(GameRecord message) {
+        GameMessages.Read read;
+        try {
+            read = GameMessages.record(message);
+        } catch (IllegalArgumentException e) {
+            return Counted.UNKNOWN;
+        }
+        Tournament t = tournaments.get(read.pairing().tournamentId());
+        if (t == null) {
+            return Counted.UNKNOWN;
+        }
+        GameAssignment game = read.record().assignment();
+        Integer index = t.planIndex.get(game.gameId());
+        if (index == null
+                || !t.plan.get(index).sente().equals(game.sente())
+                || !t.plan.get(index).gote().equals(game.gote())) {
+            return Counted.UNKNOWN;
+        }
+        if (!t.standings.add(read.record())) {
+            return Counted.DUPLICATE;
+        }
+        t.records.add(message);
+        t.updated = Math.max(t.updated, message.getFinishedUnixMs());
+        t.published = Math.max(t.published, index + 1);
+        if (t.running() && t.standings.gamesPlayed() == t.plan.size()) {
+            t.status = Status.STATUS_FINISHED;
+            t.detail = "all " + t.plan.size() + " games played";
+        }
+        checkSprt(t);
+        TournamentState state = t.state();
+        for (Watcher watcher : t.watchers) {
+            watcher.progressed(state, message);
+        }
+        if (!t.running()) {
+            stopWatchers(t);
+        }
+        return Counted.COUNTED;
+    }
+
+    private static void checkSprt(Tournament t) {
+        Sprt sprt = t.spec.sprt();
+        if (sprt == null || !t.running()) {
+            return;
+        }
+        String a = t.spec.entrants().get(0).name();
+        String b = t.spec.entrants().get(1).name();
+        double llr = sprt.llr(t.standings.pentanomial(a, b));
+        Sprt.Status verdict = sprt.status(llr);
+        if (verdict != Sprt.Status.CONTINUE) {
+            t.status = Status.STATUS_SPRT_CONCLUDED;
+            t.detail = String.format(
+                    Locale.ROOT,
+                    "SPRT concluded after %d games: %s accepted (LLR %.2f, bounds %.2f, %.2f)",
+                    t.standings.gamesPlayed(),
+                    verdict,
+                    llr,
+                    sprt.lowerBound(),
+                    sprt.upperBound());
+        }
+    }
+
+    /**
+     * The next games of a running tournament to hand out, keeping at most its concurrency in play (handed
+     * out and not yet counted); they count as published from now on.
+     */
+    public synchronized List<Pairing> nextPairings(String id) {
+        Tournament t = tournaments.get(id);
+        if (t == null || !t.running()) {
+            return List.of();
+        }
+        int inPlay = t.published - t.standings.gamesPlayed();
+        int room = Math.max(0, t.spec.concurrency() - inPlay);
+        List<Pairing> next = new ArrayList<>();
+        while (room-- > 0 && t.published < t.plan.size()) {
+            int index = t.published++;
+            GameAssignment game = t.plan.get(index);
+            if (t.standings.contains(game.gameId())) {
+                continue;
+            }
+            next.add(new Pairing(id, game, engine(t, game.sente()), engine(t, game.gote()), index));
+        }
+        return next;
+    }
+
+    private static Pairing.Engine engine(Tournament t, String entrantName) {
+        Entrant entrant = t.spec.entrant(entrantName);
+        return new Pairing.Engine(entrant.engineId(), entrant.options());
+    }
+
+    /** Stops a running tournament: no further game starts; games in play are still counted. */
+    public synchronized Optional<TournamentState> cancel(String id, String reason, long nowMillis) {
+        Tournament t = tournaments.get(id);
+        if (t == null) {
+            return Optional.empty();
+        }
+        if (t.running()) {
+            t.status = Status.STATUS_CANCELLED;
+            t.detail = reason.isBlank() ? "cancelled" : "cancelled: " + reason;
+            t.updated = nowMillis;
+            TournamentState state = t.state();
+            for (Watcher watcher : t.watchers) {
+                watcher.progressed(state, null);
+            }
+            stopWatchers(t);
+        }
+        return Optional.of(t.state());
+    }
+
+    private static void stopWatchers(Tournament t) {
+        TournamentState state = t.state();
+        for (Watcher watcher : t.watchers) {
+            watcher.stopped(state);
+        }
+        t.watchers.clear();
+    }
+
+    /**
+     * Watches a tournament: the state now at once, then every change. False for an unknown id. A stopped
+     * tournament's watcher is told so at once.
+     */
+    public synchronized boolean watch(String id, Watcher watcher) {
+        Tournament t = tournaments.get(id);
+        if (t == null) {
+            return false;
+        }
+        TournamentState state = t.state();
+        watcher.progressed(state, null);
+        if (t.running()) {
+            t.watchers.add(watcher);
+        } else {
+            watcher.stopped(state);
+        }
+        return true;
+    }
+
+    public synchronized void unwatch(String id, Watcher watcher) {
+        Tournament t = tournaments.get(id);
+        if (t != null) {
+            t.watchers.remove(watcher);
+        }
+    }
+
+    public synchronized Optional<TournamentState> state(String id) {
+        return Optional.ofNullable(tournaments.get(id)).map(Tournament::state);
+    }
+
+    public synchronized List<TournamentState> states() {
+        return tournaments.values().stream().map(Tournament::state).toList();
+    }
+
+    /** Ids of the tournaments still handing out games. */
+    public synchronized List<String> running() {
+        return tournaments.values().stream()
+                .filter(Tournament::running)
+                .map(t -> t.id)
+                .toList();
+    }
+
+    public synchronized Optional<dev.taikai.proto.tournament.v1.Standings> standings(String id) {
+        Tournament t = tournaments.get(id);
+        return t == null ? Optional.empty() : Optional.of(StandingsMessages.toProto(id, t.spec, t.standings));
+    }
+
+    /** The leader by points and its points, or empty before any game. */
+    public synchronized Optional<Map.Entry<String, Double>> leader(String id) {
+        Tournament t = tournaments.get(id);
+        if (t == null || t.standings.gamesPlayed() == 0) {
+            return Optional.empty();
+        }
+        return t.standings.table().stream()
+                .max((x, y) -> Double.compare(x.points(), y.points()))
+                .map(row -> Map.entry(row.engine(), row.points()));
+    }
+
+    /** Counted records in the order they were counted, from {@code offset}, at most {@code limit}. */
+    public synchronized Optional<List<GameRecord>> records(String id, int offset, int limit) {
+        Tournament t = tournaments.get(id);
+        if (t == null) {
+            return Optional.empty();
+        }
+        int from = Math.min(Math.max(0, offset), t.records.size());
+        int to = Math.min(t.records.size(), from + Math.max(0, limit));
+        return Optional.of(List.copyOf(t.records.subList(from, to)));
+    }
+
+    public synchronized int recordCount(String id) {
+        Tournament t = tournaments.get(id);
+        return t == null ? 0 : t.records.size();
+    }
+}

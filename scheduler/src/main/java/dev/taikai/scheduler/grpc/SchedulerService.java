@@ -1,0 +1,157 @@
+package dev.taikai.scheduler.grpc;
+
+import dev.taikai.proto.common.v1.GameRecord;
+import dev.taikai.proto.scheduler.v1.CancelTournamentRequest;
+import dev.taikai.proto.scheduler.v1.CreateTournamentRequest;
+import dev.taikai.proto.scheduler.v1.GetGameRecordsRequest;
+import dev.taikai.proto.scheduler.v1.GetGameRecordsResponse;
+import dev.taikai.proto.scheduler.v1.GetStandingsRequest;
+import dev.taikai.proto.scheduler.v1.GetTournamentRequest;
+import dev.taikai.proto.scheduler.v1.ListTournamentsRequest;
+import dev.taikai.proto.scheduler.v1.ListTournamentsResponse;
+import dev.taikai.proto.scheduler.v1.SchedulerGrpc;
+import dev.taikai.proto.scheduler.v1.TournamentProgress;
+import dev.taikai.proto.scheduler.v1.WatchTournamentRequest;
+import dev.taikai.proto.tournament.v1.Standings;
+import dev.taikai.proto.tournament.v1.TournamentState;
+import dev.taikai.scheduler.book.Scheduler;
+import dev.taikai.scheduler.book.TournamentBook;
+import io.grpc.Status;
+import io.grpc.stub.ServerCallStreamObserver;
+import io.grpc.stub.StreamObserver;
+import java.util.Optional;
+
+/** The scheduler's gRPC face over {@link Scheduler}. */
+public class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
+    private final Scheduler scheduler;
+
+    public SchedulerService(Scheduler scheduler) {
+        this.scheduler = scheduler;
+    }
+
+    @Override
+    public void createTournament(CreateTournamentRequest request, StreamObserver<TournamentState> response) {
+        if (!request.hasSpec()) {
+            response.onError(
+                    Status.INVALID_ARGUMENT.withDescription("spec is missing").asRuntimeException());
+            return;
+        }
+        try {
+            reply(response, scheduler.create(request.getSpec()));
+        } catch (IllegalArgumentException e) {
+            response.onError(
+                    Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException());
+        } catch (IllegalStateException e) {
+            response.onError(Status.UNAVAILABLE.withDescription(e.getMessage()).asRuntimeException());
+        }
+    }
+
+    @Override
+    public void listTournaments(ListTournamentsRequest request, StreamObserver<ListTournamentsResponse> response) {
+        reply(
+                response,
+                ListTournamentsResponse.newBuilder()
+                        .addAllTournaments(scheduler.book().states())
+                        .build());
+    }
+
+    @Override
+    public void getTournament(GetTournamentRequest request, StreamObserver<TournamentState> response) {
+        found(response, request.getTournamentId(), scheduler.book().state(request.getTournamentId()));
+    }
+
+    @Override
+    public void getStandings(GetStandingsRequest request, StreamObserver<Standings> response) {
+        found(response, request.getTournamentId(), scheduler.book().standings(request.getTournamentId()));
+    }
+
+    @Override
+    public void cancelTournament(CancelTournamentRequest request, StreamObserver<TournamentState> response) {
+        if (request.getReason().length() > 500) {
+            response.onError(Status.INVALID_ARGUMENT
+                    .withDescription("reason is longer than 500 characters")
+                    .asRuntimeException());
+            return;
+        }
+        found(response, request.getTournamentId(), scheduler.cancel(request.getTournamentId(), request.getReason()));
+    }
+
+    @Override
+    public void getGameRecords(GetGameRecordsRequest request, StreamObserver<GetGameRecordsResponse> response) {
+        if (request.getOffset() < 0 || request.getLimit() < 0 || request.getLimit() > 1000) {
+            response.onError(Status.INVALID_ARGUMENT
+                    .withDescription("offset must not be negative and limit must be 0 to 1000")
+                    .asRuntimeException());
+            return;
+        }
+        String id = request.getTournamentId();
+        int limit = request.getLimit() == 0 ? 100 : request.getLimit();
+        found(
+                response,
+                id,
+                scheduler
+                        .book()
+                        .records(id, request.getOffset(), limit)
+                        .map(records -> GetGameRecordsResponse.newBuilder()
+                                .addAllRecords(records)
+                                .setTotal(scheduler.book().recordCount(id))
+                                .build()));
+    }
+
+    @Override
+    public void watchTournament(WatchTournamentRequest request, StreamObserver<TournamentProgress> response) {
+        ServerCallStreamObserver<TournamentProgress> stream = (ServerCallStreamObserver<TournamentProgress>) response;
+        String id = request.getTournamentId();
+        TournamentBook.Watcher watcher = new TournamentBook.Watcher() {
+            @Override
+            public void progressed(TournamentState state, GameRecord game) {
+                TournamentProgress.Builder progress =
+                        TournamentProgress.newBuilder().setState(state);
+                if (game != null) {
+                    progress.setGame(game);
+                }
+                scheduler
+                        .book()
+                        .leader(id)
+                        .ifPresent(leader -> progress.setLeader(leader.getKey()).setLeaderPoints(leader.getValue()));
+                synchronized (stream) {
+                    if (!stream.isCancelled()) {
+                        stream.onNext(progress.build());
+                    }
+                }
+            }
+
+            @Override
+            public void stopped(TournamentState state) {
+                synchronized (stream) {
+                    if (!stream.isCancelled()) {
+                        stream.onCompleted();
+                    }
+                }
+            }
+        };
+        stream.setOnCancelHandler(() -> scheduler.book().unwatch(id, watcher));
+        if (!scheduler.book().watch(id, watcher)) {
+            notFound(response, id);
+        }
+    }
+
+    private static <T> void reply(StreamObserver<T> response, T value) {
+        response.onNext(value);
+        response.onCompleted();
+    }
+
+    private static <T> void found(StreamObserver<T> response, String id, Optional<T> value) {
+        if (value.isPresent()) {
+            reply(response, value.get());
+        } else {
+            notFound(response, id);
+        }
+    }
+
+    private static void notFound(StreamObserver<?> response, String id) {
+        response.onError(Status.NOT_FOUND
+                .withDescription("no tournament '" + (id.length() > 100 ? id.substring(0, 100) + "..." : id) + "'")
+                .asRuntimeException());
+    }
+}

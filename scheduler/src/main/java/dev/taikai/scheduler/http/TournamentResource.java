@@ -1,0 +1,127 @@
+package dev.taikai.scheduler.http;
+
+import com.google.protobuf.InvalidProtocolBufferException;
+import com.google.protobuf.Message;
+import com.google.protobuf.util.JsonFormat;
+import dev.taikai.proto.scheduler.v1.GetGameRecordsResponse;
+import dev.taikai.proto.tournament.v1.TournamentSpec;
+import dev.taikai.scheduler.book.Scheduler;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.DefaultValue;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import java.util.Optional;
+
+/**
+ * The scheduler's API as JSON over HTTP: the protobuf messages of scheduler.proto in protobuf's JSON
+ * mapping (docs/distributed.md). Errors are {@code {"error": "..."}} with 400, 404 or 503.
+ */
+@Path("/api/tournaments")
+@Produces(MediaType.APPLICATION_JSON)
+public class TournamentResource {
+    private static final int MAX_BODY = 4 << 20;
+
+    @Inject
+    Scheduler scheduler;
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response create(String body) {
+        if (body == null || body.length() > MAX_BODY) {
+            return error(400, "the body must be a TournamentSpec in JSON of at most 4 MiB");
+        }
+        TournamentSpec.Builder spec = TournamentSpec.newBuilder();
+        try {
+            JsonFormat.parser().merge(body, spec);
+        } catch (InvalidProtocolBufferException | RuntimeException e) {
+            return error(400, "not a TournamentSpec: " + e.getMessage());
+        }
+        try {
+            return json(201, scheduler.create(spec.build()));
+        } catch (IllegalArgumentException e) {
+            return error(400, e.getMessage());
+        } catch (IllegalStateException e) {
+            return error(503, e.getMessage());
+        }
+    }
+
+    @GET
+    public Response list() {
+        return json(
+                200,
+                dev.taikai.proto.scheduler.v1.ListTournamentsResponse.newBuilder()
+                        .addAllTournaments(scheduler.book().states())
+                        .build());
+    }
+
+    @GET
+    @Path("{id}")
+    public Response get(@PathParam("id") String id) {
+        return found(id, scheduler.book().state(id));
+    }
+
+    @GET
+    @Path("{id}/standings")
+    public Response standings(@PathParam("id") String id) {
+        return found(id, scheduler.book().standings(id));
+    }
+
+    @GET
+    @Path("{id}/games")
+    public Response games(
+            @PathParam("id") String id,
+            @QueryParam("offset") @DefaultValue("0") int offset,
+            @QueryParam("limit") @DefaultValue("100") int limit) {
+        if (offset < 0 || limit < 1 || limit > 1000) {
+            return error(400, "offset must not be negative and limit must be 1 to 1000");
+        }
+        return found(
+                id,
+                scheduler
+                        .book()
+                        .records(id, offset, limit)
+                        .map(records -> GetGameRecordsResponse.newBuilder()
+                                .addAllRecords(records)
+                                .setTotal(scheduler.book().recordCount(id))
+                                .build()));
+    }
+
+    @DELETE
+    @Path("{id}")
+    public Response cancel(@PathParam("id") String id, @QueryParam("reason") @DefaultValue("") String reason) {
+        if (reason.length() > 500) {
+            return error(400, "reason is longer than 500 characters");
+        }
+        return found(id, scheduler.cancel(id, reason));
+    }
+
+    private static Response found(String id, Optional<? extends Message> value) {
+        return value.isPresent() ? json(200, value.get()) : error(404, "no tournament '" + id + "'");
+    }
+
+    private static Response json(int status, Message message) {
+        try {
+            return Response.status(status)
+                    .entity(JsonFormat.printer().print(message))
+                    .type(MediaType.APPLICATION_JSON)
+                    .build();
+        } catch (InvalidProtocolBufferException e) {
+            return error(500, e.getMessage());
+        }
+    }
+
+    private static Response error(int status, String message) {
+        return Response.status(status)
+                .entity(java.util.Map.of("error", message == null ? "" : message))
+                .type(MediaType.APPLICATION_JSON)
+                .build();
+    }
+}

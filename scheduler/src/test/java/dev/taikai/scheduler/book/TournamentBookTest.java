@@ -1,0 +1,191 @@
+package dev.taikai.scheduler.book;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.taikai.proto.common.v1.GameRecord;
+import dev.taikai.proto.common.v1.TimeControl;
+import dev.taikai.proto.common.v1.Variant;
+import dev.taikai.proto.tournament.v1.Entrant;
+import dev.taikai.proto.tournament.v1.Format;
+import dev.taikai.proto.tournament.v1.Sprt;
+import dev.taikai.proto.tournament.v1.Status;
+import dev.taikai.proto.tournament.v1.TournamentSpec;
+import dev.taikai.proto.tournament.v1.TournamentState;
+import dev.taikai.referee.game.Pairing;
+import dev.taikai.referee.messages.GameMessages;
+import dev.taikai.rules.Outcome;
+import dev.taikai.rules.Result;
+import dev.taikai.rules.Termination;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+public class TournamentBookTest {
+    public static TournamentSpec spec(Format format, int engines, int rounds, int concurrency) {
+        TournamentSpec.Builder spec = TournamentSpec.newBuilder()
+                .setName("Book test")
+                .setVariant(Variant.VARIANT_MINISHOGI)
+                .setFormat(format)
+                .setRounds(rounds)
+                .setGamesPerPairing(2)
+                .setConcurrency(concurrency)
+                .setTimeControl(TimeControl.newBuilder()
+                        .setKind(TimeControl.Kind.KIND_BYOYOMI)
+                        .setByoyomiMs(100));
+        for (int i = 0; i < engines; i++) {
+            spec.addEntrants(Entrant.newBuilder().setName("e" + i).setEngineId("taikai-1"));
+        }
+        return spec.build();
+    }
+
+    /** The record a referee would publish for {@code pairing}, ended by the rules with {@code result}. */
+    public static GameRecord record(Pairing pairing, Result result) {
+        var game = pairing.game();
+        var outcome =
+                new Outcome(result, result == Result.DRAW ? Termination.REPETITION : Termination.CHECKMATE, "test");
+        var record = new dev.taikai.referee.game.GameRecord(
+                game, game.opening().position().toSfen(), List.of(), outcome, 1, 2);
+        return GameMessages.toProto(pairing, record, "ref", "w", "w");
+    }
+
+    @Test
+    void pairingsGoOutWithinTheConcurrencyAndEachGameCountsOnce() {
+        TournamentBook book = new TournamentBook(16);
+        TournamentState created = book.create("t1", spec(Format.FORMAT_ROUND_ROBIN, 3, 1, 4), 100);
+        assertEquals(6, created.getPlannedGames());
+        assertEquals(Status.STATUS_RUNNING, created.getStatus());
+
+        List<Pairing> first = book.nextPairings("t1");
+        assertEquals(4, first.size(), "at most the tournament's concurrency in play");
+        assertEquals(List.of(), book.nextPairings("t1"), "nothing more until a game is counted");
+        assertEquals("t1/r1-p1-g1", first.get(0).gameId());
+
+        assertEquals(TournamentBook.Counted.COUNTED, book.count(record(first.get(0), Result.SENTE_WINS)));
+        assertEquals(TournamentBook.Counted.DUPLICATE, book.count(record(first.get(0), Result.GOTE_WINS)));
+        List<Pairing> more = book.nextPairings("t1");
+        assertEquals(1, more.size());
+        assertEquals(4, more.get(0).planIndex());
+
+        java.util.ArrayDeque<Pairing> inPlay = new java.util.ArrayDeque<>(first.subList(1, first.size()));
+        inPlay.addAll(more);
+        while (!inPlay.isEmpty()) {
+            book.count(record(inPlay.poll(), Result.DRAW));
+            inPlay.addAll(book.nextPairings("t1"));
+        }
+        TournamentState done = book.state("t1").orElseThrow();
+        assertEquals(Status.STATUS_FINISHED, done.getStatus());
+        assertEquals(6, done.getFinishedGames());
+        assertEquals(6, done.getPublishedGames());
+        assertEquals(6, book.standings("t1").orElseThrow().getGames());
+        assertEquals(List.of(), book.nextPairings("t1"));
+    }
+
+    @Test
+    void recordsOfNoPlanAreNotCounted() {
+        TournamentBook book = new TournamentBook(16);
+        book.create("t1", spec(Format.FORMAT_MATCH, 2, 1, 2), 100);
+        Pairing real = book.nextPairings("t1").get(0);
+        Pairing otherTournament = new Pairing("t2", real.game(), real.sente(), real.gote(), 0);
+        assertEquals(TournamentBook.Counted.UNKNOWN, book.count(record(otherTournament, Result.DRAW)));
+        var swapped = new dev.taikai.referee.game.GameAssignment(
+                real.game().gameId(),
+                1,
+                1,
+                1,
+                real.game().variant(),
+                real.game().gote(),
+                real.game().sente(),
+                real.game().opening(),
+                real.game().senteTimeControl(),
+                real.game().goteTimeControl(),
+                0,
+                real.game().adjudication());
+        Pairing wrongColours = new Pairing("t1", swapped, real.gote(), real.sente(), 0);
+        assertEquals(
+                TournamentBook.Counted.UNKNOWN,
+                book.count(record(wrongColours, Result.DRAW)),
+                "a record must be the game the plan says, colours included");
+        assertEquals(0, book.state("t1").orElseThrow().getFinishedGames());
+    }
+
+    @Test
+    void aCancelledTournamentHandsOutNothingButStillCountsGamesInPlay() {
+        TournamentBook book = new TournamentBook(16);
+        book.create("t1", spec(Format.FORMAT_MATCH, 2, 5, 2), 100);
+        List<Pairing> inPlay = book.nextPairings("t1");
+        TournamentState cancelled = book.cancel("t1", "testing", 150).orElseThrow();
+        assertEquals(Status.STATUS_CANCELLED, cancelled.getStatus());
+        assertEquals("cancelled: testing", cancelled.getStatusDetail());
+        assertEquals(TournamentBook.Counted.COUNTED, book.count(record(inPlay.get(0), Result.DRAW)));
+        assertEquals(List.of(), book.nextPairings("t1"));
+        assertEquals(Status.STATUS_CANCELLED, book.state("t1").orElseThrow().getStatus());
+        assertTrue(book.cancel("nope", "", 1).isEmpty());
+    }
+
+    @Test
+    void theSprtStopsAMatchAtItsBound() {
+        TournamentBook book = new TournamentBook(16);
+        TournamentSpec spec = spec(Format.FORMAT_MATCH, 2, 200, 400).toBuilder()
+                .setSprt(Sprt.newBuilder().setElo0(0).setElo1(10).setAlpha(0.05).setBeta(0.05))
+                .build();
+        book.create("t1", spec, 1);
+        int counted = 0;
+        for (Pairing p : book.nextPairings("t1")) {
+            if (book.state("t1").orElseThrow().getStatus() != Status.STATUS_RUNNING) {
+                break;
+            }
+            // e0 wins every game: H1 is accepted long before the plan ends
+            Result result = p.game().sente().equals("e0") ? Result.SENTE_WINS : Result.GOTE_WINS;
+            book.count(record(p, result));
+            counted++;
+        }
+        TournamentState state = book.state("t1").orElseThrow();
+        assertEquals(Status.STATUS_SPRT_CONCLUDED, state.getStatus());
+        assertTrue(state.getStatusDetail().contains("H1 accepted"), state.getStatusDetail());
+        assertTrue(counted < 400, "stopped after " + counted + " games");
+    }
+
+    @Test
+    void theBookRebuiltFromItsStatesAndRecordsIsTheSame() {
+        TournamentBook book = new TournamentBook(16);
+        book.create("t1", spec(Format.FORMAT_ROUND_ROBIN, 3, 2, 5), 100);
+        List<GameRecord> published = new ArrayList<>();
+        for (Pairing p : book.nextPairings("t1")) {
+            GameRecord r = record(p, p.planIndex() % 3 == 0 ? Result.DRAW : Result.SENTE_WINS);
+            book.count(r);
+            published.add(r);
+        }
+        TournamentBook rebuilt = new TournamentBook(16);
+        rebuilt.restore(book.state("t1").orElseThrow());
+        for (GameRecord r : published) {
+            rebuilt.count(r);
+            rebuilt.count(r); // delivered twice
+        }
+        assertEquals(book.standings("t1").orElseThrow(), rebuilt.standings("t1").orElseThrow());
+        assertEquals(book.state("t1").orElseThrow(), rebuilt.state("t1").orElseThrow());
+        assertEquals(
+                book.nextPairings("t1").stream().map(Pairing::gameId).toList(),
+                rebuilt.nextPairings("t1").stream().map(Pairing::gameId).toList());
+    }
+
+    @Test
+    void specsThatAreNotTournamentsAreRefusedWithTheField() {
+        TournamentBook book = new TournamentBook(16);
+        var commandLine = spec(Format.FORMAT_MATCH, 2, 1, 1).toBuilder()
+                .setEntrants(0, Entrant.newBuilder().setName("x").setEngineId("/usr/bin/evil --flag"))
+                .build();
+        var e = assertThrows(IllegalArgumentException.class, () -> book.create("t", commandLine, 1));
+        assertTrue(
+                e.getMessage().startsWith("entrants[0].engine_id '/usr/bin/evil --flag' is not a catalog id"),
+                e.getMessage());
+        var huge = spec(Format.FORMAT_ROUND_ROBIN, 3, 1_000_000_000, 1);
+        e = assertThrows(IllegalArgumentException.class, () -> book.create("t", huge, 1));
+        assertTrue(e.getMessage().contains("at most 100000"), e.getMessage());
+        var noVariant =
+                spec(Format.FORMAT_MATCH, 2, 1, 1).toBuilder().clearVariant().build();
+        e = assertThrows(IllegalArgumentException.class, () -> book.create("t", noVariant, 1));
+        assertEquals("variant is missing or unknown", e.getMessage());
+    }
+}

@@ -1,0 +1,34 @@
+package dev.taikai.tournament;
+
+import java.util.Locale;
+import java.util.Optional;
+
+/** How entrants are paired. */
+public enum Format {
+    /** Every entrant against every other, each round. */
+    ROUND_ROBIN("round-robin"),
+    /** The first {@code seeds} entrants against each of the others; seeds do not meet. */
+    GAUNTLET("gauntlet"),
+    /** Exactly two entrants; SPRT may stop it early. */
+    MATCH("match");
+
+    private final String id;
+
+    Format(String id) {
+        this.id = id;
+    }
+
+    public String id() {
+        return id;
+    }
+
+    public static Optional<Format> byId(String id) {
+        String wanted = id.toLowerCase(Locale.ROOT);
+        for (Format format : values()) {
+            if (format.id.equals(wanted)) {
+                return Optional.of(format);
+            }
+        }
+        return Optional.empty();
+    }
+}

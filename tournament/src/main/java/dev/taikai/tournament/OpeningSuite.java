@@ -1,0 +1,92 @@
+package dev.taikai.tournament;
+
+import dev.taikai.referee.game.Opening;
+import dev.taikai.rules.Game;
+import dev.taikai.rules.InvalidSfenException;
+import dev.taikai.rules.MoveException;
+import dev.taikai.rules.Position;
+import dev.taikai.rules.Sfen;
+import dev.taikai.rules.Variant;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * An opening suite file: one opening per line, {@code SFEN}, {@code SFEN moves M1 M2 ...}, {@code
+ * startpos} or {@code startpos moves M1 ...}; Kyoto in either notation; {@code #} starts a comment,
+ * and blank lines are skipped. Every opening is checked against the rules and must leave a game to play.
+ */
+public final class OpeningSuite {
+    private OpeningSuite() {}
+
+    /** @throws IllegalArgumentException naming the file and line of the first bad opening */
+    public static List<Opening> read(Path file, Variant variant) {
+        List<String> lines;
+        try {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalArgumentException("cannot read opening suite " + file + ": " + e.getMessage());
+        }
+        List<Opening> openings = new ArrayList<>();
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i);
+            int comment = line.indexOf('#');
+            line = (comment < 0 ? line : line.substring(0, comment)).trim();
+            if (line.isEmpty()) {
+                continue;
+            }
+            try {
+                openings.add(parse(line, variant));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(file + ":" + (i + 1) + ": " + e.getMessage());
+            }
+        }
+        if (openings.isEmpty()) {
+            throw new IllegalArgumentException(file + ": no openings in the file");
+        }
+        return openings;
+    }
+
+    /**
+     * One opening line: {@code startpos}, {@code sfen <SFEN>} or a bare SFEN, then optionally {@code moves
+     * M1 ...}.
+     *
+     * @throws IllegalArgumentException saying what is wrong with it
+     */
+    public static Opening parse(String line, Variant variant) {
+        int movesAt = line.indexOf(" moves");
+        String where = (movesAt < 0 ? line : line.substring(0, movesAt)).trim();
+        if (where.startsWith("sfen ")) {
+            where = where.substring("sfen ".length()).trim();
+        }
+        List<String> moves = movesAt < 0
+                ? List.of()
+                : Arrays.stream(line.substring(movesAt + 6).trim().split("\\s+"))
+                        .filter(m -> !m.isEmpty())
+                        .toList();
+        try {
+            Position start = where.equals("startpos") ? Position.start(variant) : Sfen.parse(variant, where);
+            Opening opening = Opening.of(start, moves);
+            Game check = new Game(start);
+            for (String move : opening.moves()) {
+                if (check.isOver()) {
+                    break;
+                }
+                check.play(move);
+            }
+            if (check.isOver()) {
+                throw new IllegalArgumentException("the opening already ends the game ("
+                        + check.outcome().orElseThrow().termination() + ")");
+            }
+            return opening;
+        } catch (InvalidSfenException e) {
+            throw new IllegalArgumentException(e.getMessage());
+        } catch (MoveException e) {
+            throw new IllegalArgumentException(e.getMessage());
+        }
+    }
+}

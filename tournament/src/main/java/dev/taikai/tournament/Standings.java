@@ -1,0 +1,156 @@
+package dev.taikai.tournament;
+
+import dev.taikai.referee.game.GameRecord;
+import dev.taikai.rules.Termination;
+import dev.taikai.tournament.stats.Pentanomial;
+import dev.taikai.tournament.stats.RatingFit;
+import dev.taikai.tournament.stats.Wdl;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The standings of a tournament as a projection of its game records. A record counts once, by its
+ * game id: adding the same game again changes nothing (ARCHITECTURE.md, decision 2).
+ */
+public final class Standings {
+    /** One row of the table. */
+    public record Row(int rank, String engine, long games, double points, Wdl wdl, double elo, double eloError) {}
+
+    private final List<String> entrants;
+    private final Map<String, GameRecord> games = new LinkedHashMap<>();
+
+    public Standings(List<String> entrants) {
+        this.entrants = List.copyOf(entrants);
+    }
+
+    /** Counts {@code record} unless a game with its id was counted already; true when it was new. */
+    public synchronized boolean add(GameRecord record) {
+        return games.putIfAbsent(record.id(), record) == null;
+    }
+
+    public synchronized boolean contains(String gameId) {
+        return games.containsKey(gameId);
+    }
+
+    public synchronized int gamesPlayed() {
+        return games.size();
+    }
+
+    public synchronized List<GameRecord> records() {
+        return new ArrayList<>(games.values());
+    }
+
+    public synchronized Wdl wdl(String engine) {
+        Wdl total = new Wdl(0, 0, 0);
+        for (GameRecord game : games.values()) {
+            if (plays(game, engine)) {
+                total = total.plus(result(game, engine));
+            }
+        }
+        return total;
+    }
+
+    /** {@code engine}'s results against {@code opponent}. */
+    public synchronized Wdl between(String engine, String opponent) {
+        Wdl total = new Wdl(0, 0, 0);
+        for (GameRecord game : games.values()) {
+            if (plays(game, engine) && plays(game, opponent)) {
+                total = total.plus(result(game, engine));
+            }
+        }
+        return total;
+    }
+
+    /** Pairs of games between the two (same round, pairing and opening) with both games finished. */
+    public synchronized Pentanomial pentanomial(String engine, String opponent) {
+        Map<String, Double> firstGames = new LinkedHashMap<>();
+        Pentanomial pairs = Pentanomial.EMPTY;
+        for (GameRecord game : games.values()) {
+            if (!(plays(game, engine) && plays(game, opponent))) {
+                continue;
+            }
+            var a = game.assignment();
+            String key = a.round() + "/" + a.pairing() + "/" + a.pair();
+            Double other = firstGames.remove(key);
+            if (other == null) {
+                firstGames.put(key, game.scoreOf(engine));
+            } else {
+                pairs = pairs.plus(other, game.scoreOf(engine));
+            }
+        }
+        return pairs;
+    }
+
+    /**
+     * How {@code engine}'s games ended, by termination: for engine failures (time, illegal move,
+     * disconnect, stall) and resignations the games it lost that way, otherwise all its games that ended so.
+     */
+    public synchronized Map<Termination, Integer> terminations(String engine) {
+        Map<Termination, Integer> counts = new EnumMap<>(Termination.class);
+        for (GameRecord game : games.values()) {
+            if (!plays(game, engine)) {
+                continue;
+            }
+            Termination termination = game.outcome().termination();
+            boolean byThisEngine = !termination.byRules() && termination != Termination.ADJUDICATION;
+            if (!byThisEngine || engine.equals(game.loser())) {
+                counts.merge(termination, 1, Integer::sum);
+            }
+        }
+        return counts;
+    }
+
+    /** True when the rating fit needed its prior (the games separate the field); see {@link RatingFit}. */
+    public synchronized boolean ratingsUsePrior() {
+        List<RatingFit.Game> fitGames = new ArrayList<>();
+        for (GameRecord game : games.values()) {
+            var a = game.assignment();
+            fitGames.add(new RatingFit.Game(
+                    entrants.indexOf(a.sente()), entrants.indexOf(a.gote()), game.scoreOf(a.sente())));
+        }
+        return !fitGames.isEmpty() && RatingFit.fit(entrants.size(), fitGames).prior();
+    }
+
+    /** The table, best first: by rating from the maximum-likelihood fit over all games, then by points. */
+    public synchronized List<Row> table() {
+        List<RatingFit.Game> fitGames = new ArrayList<>();
+        for (GameRecord game : games.values()) {
+            var a = game.assignment();
+            fitGames.add(new RatingFit.Game(
+                    entrants.indexOf(a.sente()), entrants.indexOf(a.gote()), game.scoreOf(a.sente())));
+        }
+        RatingFit.Fit fit = fitGames.isEmpty() ? null : RatingFit.fit(entrants.size(), fitGames);
+        List<RatingFit.Rating> ratings = fit == null ? null : fit.ratings();
+        List<Row> rows = new ArrayList<>();
+        for (int i = 0; i < entrants.size(); i++) {
+            String engine = entrants.get(i);
+            Wdl wdl = wdl(engine);
+            double elo = ratings == null ? Double.NaN : ratings.get(i).elo();
+            double error = ratings == null ? Double.NaN : ratings.get(i).error();
+            rows.add(new Row(0, engine, wdl.games(), wdl.points(), wdl, elo, error));
+        }
+        // ratings equal to a tenth of a point are ties, broken by points
+        rows.sort(Comparator.comparingDouble((Row r) -> Double.isNaN(r.elo()) ? 0 : -Math.round(r.elo() * 10) / 10.0)
+                .thenComparingDouble(r -> -r.points()));
+        List<Row> ranked = new ArrayList<>();
+        for (int i = 0; i < rows.size(); i++) {
+            Row r = rows.get(i);
+            ranked.add(new Row(i + 1, r.engine(), r.games(), r.points(), r.wdl(), r.elo(), r.eloError()));
+        }
+        return ranked;
+    }
+
+    private static boolean plays(GameRecord game, String engine) {
+        return game.assignment().sente().equals(engine)
+                || game.assignment().gote().equals(engine);
+    }
+
+    private static Wdl result(GameRecord game, String engine) {
+        double score = game.scoreOf(engine);
+        return score == 1 ? new Wdl(1, 0, 0) : score == 0.5 ? new Wdl(0, 1, 0) : new Wdl(0, 0, 1);
+    }
+}

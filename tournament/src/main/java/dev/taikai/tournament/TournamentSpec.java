@@ -1,0 +1,80 @@
+package dev.taikai.tournament;
+
+import dev.taikai.referee.game.Adjudication;
+import dev.taikai.referee.game.Opening;
+import dev.taikai.rules.Variant;
+import dev.taikai.tournament.stats.Sprt;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Everything that defines a tournament; {@link Schedule#plan} turns it into the same games every time.
+ *
+ * @param seeds for a gauntlet: how many of the first entrants are seeds
+ * @param gamesPerPairing games per pairing per round; games 2k−1 and 2k share an opening, colours swapped
+ * @param openings the opening suite; empty for the variant's start position
+ * @param randomOrder openings in an order shuffled by {@code seed} rather than file order
+ * @param overrunMarginMillis how far past its time an engine may answer before it loses on time
+ * @param concurrency games played at once
+ * @param seed the seed of every random choice
+ * @param sprt for a match: stop when the test concludes; null for none
+ */
+public record TournamentSpec(
+        String name,
+        Variant variant,
+        Format format,
+        List<Entrant> entrants,
+        int seeds,
+        int rounds,
+        int gamesPerPairing,
+        List<Opening> openings,
+        boolean randomOrder,
+        long overrunMarginMillis,
+        Adjudication adjudication,
+        int concurrency,
+        long seed,
+        Sprt sprt) {
+    public TournamentSpec {
+        entrants = List.copyOf(entrants);
+        openings = List.copyOf(openings);
+        if (entrants.size() < 2) {
+            throw new IllegalArgumentException("a tournament needs at least two engines, not " + entrants.size());
+        }
+        Set<String> names = new HashSet<>();
+        for (Entrant entrant : entrants) {
+            if (!names.add(entrant.name())) {
+                throw new IllegalArgumentException("two engines are named '" + entrant.name() + "'; names must differ");
+            }
+        }
+        if (format == Format.MATCH && entrants.size() != 2) {
+            throw new IllegalArgumentException("a match needs exactly two engines, not " + entrants.size());
+        }
+        if (format == Format.GAUNTLET && (seeds < 1 || seeds >= entrants.size())) {
+            throw new IllegalArgumentException(
+                    "a gauntlet needs between 1 and " + (entrants.size() - 1) + " seeds, not " + seeds);
+        }
+        if (rounds < 1 || gamesPerPairing < 1 || concurrency < 1) {
+            throw new IllegalArgumentException("rounds, games per pairing and concurrency must be at least 1");
+        }
+        if (sprt != null && format != Format.MATCH) {
+            throw new IllegalArgumentException("SPRT needs a two-engine match");
+        }
+        for (Opening opening : openings) {
+            if (opening.position().variant() != variant) {
+                throw new IllegalArgumentException(
+                        "an opening is not a " + variant.displayName() + " position: " + opening);
+            }
+        }
+        if (overrunMarginMillis < 0) {
+            throw new IllegalArgumentException("the overrun margin cannot be negative");
+        }
+    }
+
+    public Entrant entrant(String entrantName) {
+        return entrants.stream()
+                .filter(e -> e.name().equals(entrantName))
+                .findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("no entrant named " + entrantName));
+    }
+}

@@ -1,0 +1,88 @@
+package dev.taikai.tournament.messages;
+
+import dev.taikai.proto.tournament.v1.MatchStatistics;
+import dev.taikai.proto.tournament.v1.PairingScore;
+import dev.taikai.proto.tournament.v1.StandingsRow;
+import dev.taikai.proto.tournament.v1.TerminationCounts;
+import dev.taikai.rules.Termination;
+import dev.taikai.tournament.Entrant;
+import dev.taikai.tournament.Standings;
+import dev.taikai.tournament.TournamentSpec;
+import dev.taikai.tournament.stats.EloInterval;
+import dev.taikai.tournament.stats.Pentanomial;
+import dev.taikai.tournament.stats.Wdl;
+import java.util.List;
+import java.util.Map;
+
+/** Standings as the {@code taikai.tournament.v1.Standings} message: the same figures the local report prints. */
+public final class StandingsMessages {
+    private StandingsMessages() {}
+
+    public static dev.taikai.proto.tournament.v1.Standings toProto(
+            String tournamentId, TournamentSpec spec, Standings standings) {
+        var builder = dev.taikai.proto.tournament.v1.Standings.newBuilder()
+                .setTournamentId(tournamentId)
+                .setGames(standings.gamesPlayed());
+        for (Standings.Row row : standings.table()) {
+            builder.addRows(StandingsRow.newBuilder()
+                    .setRank(row.rank())
+                    .setEngine(row.engine())
+                    .setGames((int) row.games())
+                    .setPoints(row.points())
+                    .setWins((int) row.wdl().wins())
+                    .setDraws((int) row.wdl().draws())
+                    .setLosses((int) row.wdl().losses())
+                    .setElo(row.elo())
+                    .setEloError(row.eloError()));
+        }
+        List<Entrant> entrants = spec.entrants();
+        for (int i = 0; i < entrants.size(); i++) {
+            for (int j = i + 1; j < entrants.size(); j++) {
+                String a = entrants.get(i).name();
+                String b = entrants.get(j).name();
+                Wdl wdl = standings.between(a, b);
+                if (wdl.games() > 0) {
+                    builder.addPairings(PairingScore.newBuilder()
+                            .setFirst(a)
+                            .setSecond(b)
+                            .setFirstWins((int) wdl.wins())
+                            .setDraws((int) wdl.draws())
+                            .setSecondWins((int) wdl.losses()));
+                }
+            }
+        }
+        for (Entrant entrant : entrants) {
+            Map<Termination, Integer> counts = standings.terminations(entrant.name());
+            builder.addTerminations(TerminationCounts.newBuilder()
+                    .setEngine(entrant.name())
+                    .setTimeForfeits(counts.getOrDefault(Termination.TIME_FORFEIT, 0))
+                    .setIllegalMoves(counts.getOrDefault(Termination.ILLEGAL_MOVE, 0))
+                    .setDisconnects(counts.getOrDefault(Termination.DISCONNECT, 0))
+                    .setStalls(counts.getOrDefault(Termination.STALL, 0))
+                    .setResignations(counts.getOrDefault(Termination.RESIGNATION, 0))
+                    .setAdjudications(counts.getOrDefault(Termination.ADJUDICATION, 0)));
+        }
+        if (entrants.size() == 2) {
+            String a = entrants.get(0).name();
+            String b = entrants.get(1).name();
+            Wdl wdl = standings.between(a, b);
+            EloInterval elo = EloInterval.of(wdl);
+            Pentanomial pairs = standings.pentanomial(a, b);
+            var match = MatchStatistics.newBuilder()
+                    .setElo(elo.elo())
+                    .setEloError(elo.error())
+                    .setLos(wdl.los())
+                    .setDrawRatio(wdl.drawRatio());
+            for (long count : pairs.counts()) {
+                match.addPentanomial((int) count);
+            }
+            if (spec.sprt() != null) {
+                match.setLlr(spec.sprt().llr(pairs))
+                        .setLlrLower(spec.sprt().lowerBound())
+                        .setLlrUpper(spec.sprt().upperBound());
+            }
+            builder.setMatch(match);
+        }
+        return builder.build();
+    }
+}

@@ -1,0 +1,188 @@
+package dev.taikai.tournament.messages;
+
+import dev.taikai.enginehost.messages.WorkerMessages;
+import dev.taikai.proto.tournament.v1.TournamentSpec.Builder;
+import dev.taikai.referee.game.Adjudication;
+import dev.taikai.referee.game.Opening;
+import dev.taikai.referee.game.TimeControl;
+import dev.taikai.referee.messages.GameMessages;
+import dev.taikai.rules.Variant;
+import dev.taikai.tournament.Entrant;
+import dev.taikai.tournament.Format;
+import dev.taikai.tournament.OpeningSuite;
+import dev.taikai.tournament.TournamentSpec;
+import dev.taikai.tournament.stats.Sprt;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Pattern;
+
+/**
+ * Tournament specs as the contracts' protobuf messages and back. Reading a spec checks everything a
+ * tournament file is checked for, plus what the cluster needs: engines are catalog ids (never command
+ * lines, ARCHITECTURE.md decision 5) and sizes are bounded. Errors are {@link IllegalArgumentException}s
+ * whose message names the field.
+ */
+public final class TournamentMessages {
+    /** A catalog id: letters, digits, dot, dash, underscore; no spaces, so no command line. */
+    private static final Pattern ENGINE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
+
+    public static final int MAX_ENTRANTS = 64;
+    public static final int MAX_GAMES = 100_000;
+    public static final int MAX_OPENINGS = 10_000;
+
+    private TournamentMessages() {}
+
+    /**
+     * The tournament a message describes.
+     *
+     * @param defaultConcurrency games in play at once when the spec leaves it 0
+     */
+    public static TournamentSpec spec(dev.taikai.proto.tournament.v1.TournamentSpec message, int defaultConcurrency) {
+        String name = message.getName().strip();
+        if (name.isEmpty() || name.length() > 100 || name.chars().anyMatch(Character::isISOControl)) {
+            throw new IllegalArgumentException("name must be 1 to 100 characters without control characters");
+        }
+        Variant variant = WorkerMessages.variant(message.getVariant());
+        Format format = switch (message.getFormat()) {
+            case FORMAT_ROUND_ROBIN -> Format.ROUND_ROBIN;
+            case FORMAT_GAUNTLET -> Format.GAUNTLET;
+            case FORMAT_MATCH -> Format.MATCH;
+            default -> throw new IllegalArgumentException("format is missing or unknown");
+        };
+        if (message.getEntrantsCount() > MAX_ENTRANTS) {
+            throw new IllegalArgumentException(
+                    "entrants: " + message.getEntrantsCount() + " engines; at most " + MAX_ENTRANTS);
+        }
+        if (!message.hasTimeControl() && message.getEntrantsList().stream().anyMatch(e -> !e.hasTimeControl())) {
+            throw new IllegalArgumentException("time_control is missing (and not every entrant has its own)");
+        }
+        TimeControl common =
+                message.hasTimeControl() ? GameMessages.timeControl("time_control", message.getTimeControl()) : null;
+        List<Entrant> entrants = new ArrayList<>();
+        for (int i = 0; i < message.getEntrantsCount(); i++) {
+            var e = message.getEntrants(i);
+            String field = "entrants[" + i + "]";
+            String engineId = e.getEngineId();
+            if (!ENGINE_ID.matcher(engineId).matches()) {
+                throw new IllegalArgumentException(field + ".engine_id '" + abbreviate(engineId)
+                        + "' is not a catalog id (letters, digits, '.', '-', '_'; the cluster runs only engines"
+                        + " from its workers' catalogs, never a command line)");
+            }
+            String entrantName = e.getName().isEmpty() ? engineId : e.getName();
+            if (entrantName.length() > 64 || entrantName.chars().anyMatch(Character::isISOControl)) {
+                throw new IllegalArgumentException(
+                        field + ".name must be at most 64 characters without control characters");
+            }
+            e.getOptionsMap().forEach((key, value) -> {
+                if (key.isEmpty() || key.length() > 100 || value.length() > 1000) {
+                    throw new IllegalArgumentException(
+                            field + ".options: option names are 1 to 100 characters," + " values at most 1000");
+                }
+            });
+            TimeControl own =
+                    e.hasTimeControl() ? GameMessages.timeControl(field + ".time_control", e.getTimeControl()) : common;
+            entrants.add(new Entrant(entrantName, engineId, e.getOptionsMap(), own));
+        }
+        if (message.getOpeningsCount() > MAX_OPENINGS) {
+            throw new IllegalArgumentException("openings: " + message.getOpeningsCount() + "; at most " + MAX_OPENINGS);
+        }
+        List<Opening> openings = new ArrayList<>();
+        for (int i = 0; i < message.getOpeningsCount(); i++) {
+            try {
+                openings.add(OpeningSuite.parse(message.getOpenings(i).strip(), variant));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("openings[" + i + "]: " + e.getMessage());
+            }
+        }
+        Sprt sprt = null;
+        if (message.hasSprt()) {
+            var s = message.getSprt();
+            try {
+                sprt = new Sprt(s.getElo0(), s.getElo1(), s.getAlpha(), s.getBeta());
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("sprt: " + e.getMessage());
+            }
+        }
+        Adjudication adjudication =
+                message.hasAdjudication() ? GameMessages.adjudication(message.getAdjudication()) : Adjudication.DEFAULT;
+        if (message.getOverrunMarginMs() < 0 || message.getOverrunMarginMs() > 60_000) {
+            throw new IllegalArgumentException("overrun_margin_ms must be 0 to 60000");
+        }
+        int rounds = message.getRounds();
+        int games = message.getGamesPerPairing();
+        if (rounds < 1 || games < 1) {
+            throw new IllegalArgumentException("rounds and games_per_pairing must be at least 1");
+        }
+        long pairings = switch (format) {
+            case ROUND_ROBIN -> (long) entrants.size() * (entrants.size() - 1) / 2;
+            case GAUNTLET -> (long) message.getSeeds() * Math.max(0, entrants.size() - message.getSeeds());
+            case MATCH -> 1;
+        };
+        if ((long) rounds * games * pairings > MAX_GAMES) {
+            throw new IllegalArgumentException(
+                    "the tournament would have " + (long) rounds * games * pairings + " games; at most " + MAX_GAMES);
+        }
+        int concurrency = message.getConcurrency() > 0 ? message.getConcurrency() : defaultConcurrency;
+        if (concurrency > 10_000) {
+            throw new IllegalArgumentException("concurrency is at most 10000");
+        }
+        return new TournamentSpec(
+                name,
+                variant,
+                format,
+                entrants,
+                message.getSeeds(),
+                rounds,
+                games,
+                openings,
+                message.getRandomOrder(),
+                message.getOverrunMarginMs(),
+                adjudication,
+                concurrency,
+                message.getSeed(),
+                sprt);
+    }
+
+    /** A spec as a message; every entrant carries its own time control. */
+    public static dev.taikai.proto.tournament.v1.TournamentSpec toProto(TournamentSpec spec) {
+        Builder builder = dev.taikai.proto.tournament.v1.TournamentSpec.newBuilder()
+                .setName(spec.name())
+                .setVariant(WorkerMessages.toProto(spec.variant()))
+                .setFormat(
+                        switch (spec.format()) {
+                            case ROUND_ROBIN -> dev.taikai.proto.tournament.v1.Format.FORMAT_ROUND_ROBIN;
+                            case GAUNTLET -> dev.taikai.proto.tournament.v1.Format.FORMAT_GAUNTLET;
+                            case MATCH -> dev.taikai.proto.tournament.v1.Format.FORMAT_MATCH;
+                        })
+                .setSeeds(spec.seeds())
+                .setRounds(spec.rounds())
+                .setGamesPerPairing(spec.gamesPerPairing())
+                .setRandomOrder(spec.randomOrder())
+                .setSeed(spec.seed())
+                .setOverrunMarginMs(spec.overrunMarginMillis())
+                .setAdjudication(GameMessages.toProto(spec.adjudication()))
+                .setConcurrency(spec.concurrency());
+        for (Entrant entrant : spec.entrants()) {
+            builder.addEntrants(dev.taikai.proto.tournament.v1.Entrant.newBuilder()
+                    .setName(entrant.name())
+                    .setEngineId(entrant.engineId())
+                    .putAllOptions(entrant.options())
+                    .setTimeControl(GameMessages.toProto(entrant.timeControl())));
+        }
+        for (Opening opening : spec.openings()) {
+            builder.addOpenings(opening.toString());
+        }
+        if (spec.sprt() != null) {
+            builder.setSprt(dev.taikai.proto.tournament.v1.Sprt.newBuilder()
+                    .setElo0(spec.sprt().elo0())
+                    .setElo1(spec.sprt().elo1())
+                    .setAlpha(spec.sprt().alpha())
+                    .setBeta(spec.sprt().beta()));
+        }
+        return builder.build();
+    }
+
+    private static String abbreviate(String text) {
+        return text.length() <= 40 ? text : text.substring(0, 40) + "...";
+    }
+}

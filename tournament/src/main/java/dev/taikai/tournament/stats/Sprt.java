@@ -1,0 +1,136 @@
+package dev.taikai.tournament.stats;
+
+/**
+ * The generalized sequential probability ratio test on game pairs in normalized Elo, as Fishtest and
+ * fastchess run it (M. Van den Bergh, "Comments on Normalized Elo", section 4.1). H0: normalized Elo
+ * {@code elo0}; H1: {@code elo1}. The log-likelihood ratio compares the maximum-likelihood pentanomial
+ * distributions under each hypothesis, given the observed one; the test stops when it leaves
+ * (ln(β/(1−α)), ln((1−β)/α)).
+ */
+public record Sprt(double elo0, double elo1, double alpha, double beta) {
+    public enum Status {
+        /** Neither bound crossed yet. */
+        CONTINUE,
+        /** The lower bound was crossed: H0 accepted. */
+        H0,
+        /** The upper bound was crossed: H1 accepted. */
+        H1
+    }
+
+    /** Zero counts become this many, so every outcome keeps a positive probability (as fastchess does). */
+    private static final double REGULARIZED_ZERO = 1e-3;
+
+    private static final double NORMALIZED_ELO_PER_T = 800 / Math.log(10);
+
+    public Sprt {
+        if (!(elo0 < elo1)) {
+            throw new IllegalArgumentException("SPRT needs elo0 < elo1, got " + elo0 + " and " + elo1);
+        }
+        if (!(alpha > 0 && alpha < 1 && beta > 0 && beta < 1 && alpha + beta < 1)) {
+            throw new IllegalArgumentException("SPRT needs 0 < alpha, beta and alpha + beta < 1");
+        }
+    }
+
+    public double lowerBound() {
+        return Math.log(beta / (1 - alpha));
+    }
+
+    public double upperBound() {
+        return Math.log((1 - beta) / alpha);
+    }
+
+    public Status status(double llr) {
+        return llr >= upperBound() ? Status.H1 : llr <= lowerBound() ? Status.H0 : Status.CONTINUE;
+    }
+
+    /** The log-likelihood ratio of H1 against H0 after these pairs (0 without pairs). */
+    public double llr(Pentanomial pairs) {
+        if (pairs.pairs() == 0) {
+            return 0;
+        }
+        long[] counts = pairs.counts();
+        double total = 0;
+        double[] observed = new double[5];
+        for (int i = 0; i < 5; i++) {
+            observed[i] = counts[i] == 0 ? REGULARIZED_ZERO : counts[i];
+            total += observed[i];
+        }
+        for (int i = 0; i < 5; i++) {
+            observed[i] /= total;
+        }
+        double[] scores = Pentanomial.scores();
+        double[] p0 = maximumLikelihood(scores, observed, perPairT(elo0));
+        double[] p1 = maximumLikelihood(scores, observed, perPairT(elo1));
+        double sum = 0;
+        for (int i = 0; i < 5; i++) {
+            sum += observed[i] * (Math.log(p1[i]) - Math.log(p0[i]));
+        }
+        return total * sum;
+    }
+
+    /** A normalized Elo as t = (μ − ½)/σ of one pair's mean score. */
+    static double perPairT(double normalizedElo) {
+        return Math.sqrt(2) * normalizedElo / NORMALIZED_ELO_PER_T;
+    }
+
+    /**
+     * The distribution on {@code scores} closest to {@code observed} in likelihood among those with
+     * (μ − ½)/σ = {@code t}, by the fixed-point iteration of Van den Bergh's section 4.1.
+     */
+    static double[] maximumLikelihood(double[] scores, double[] observed, double t) {
+        int n = scores.length;
+        double[] p = new double[n];
+        java.util.Arrays.fill(p, 1.0 / n);
+        for (int iteration = 0; iteration < 100; iteration++) {
+            double mu = 0;
+            for (int i = 0; i < n; i++) {
+                mu += p[i] * scores[i];
+            }
+            double variance = 0;
+            for (int i = 0; i < n; i++) {
+                variance += p[i] * (scores[i] - mu) * (scores[i] - mu);
+            }
+            double sigma = Math.sqrt(variance);
+            double[] phi = new double[n];
+            double min = Double.POSITIVE_INFINITY;
+            double max = Double.NEGATIVE_INFINITY;
+            for (int i = 0; i < n; i++) {
+                double z = (scores[i] - mu) / sigma;
+                phi[i] = scores[i] - 0.5 - 0.5 * t * sigma * (1 + z * z);
+                min = Math.min(min, phi[i]);
+                max = Math.max(max, phi[i]);
+            }
+            if (!(min < 0 && max > 0)) {
+                return p; // the constraint cannot move further; happens only for absurd t
+            }
+            double theta = root(phi, observed, -1 / max, -1 / min);
+            double change = 0;
+            for (int i = 0; i < n; i++) {
+                double next = observed[i] / (1 + theta * phi[i]);
+                change = Math.max(change, Math.abs(next - p[i]));
+                p[i] = next;
+            }
+            if (change < 1e-12) {
+                break;
+            }
+        }
+        return p;
+    }
+
+    /** The θ in (low, high) with Σ p̂_i φ_i / (1 + θ φ_i) = 0; the sum falls from +∞ to −∞ there. */
+    private static double root(double[] phi, double[] observed, double low, double high) {
+        for (int i = 0; i < 200 && high - low > 1e-15 * Math.max(1, Math.abs(low)); i++) {
+            double mid = (low + high) / 2;
+            double sum = 0;
+            for (int k = 0; k < phi.length; k++) {
+                sum += observed[k] * phi[k] / (1 + mid * phi[k]);
+            }
+            if (sum > 0) {
+                low = mid;
+            } else {
+                high = mid;
+            }
+        }
+        return (low + high) / 2;
+    }
+}

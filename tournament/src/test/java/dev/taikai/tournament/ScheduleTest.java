@@ -1,0 +1,149 @@
+package dev.taikai.tournament;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.taikai.referee.game.Adjudication;
+import dev.taikai.referee.game.GameAssignment;
+import dev.taikai.referee.game.Opening;
+import dev.taikai.referee.game.TimeControl;
+import dev.taikai.rules.Position;
+import dev.taikai.rules.Variant;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ScheduleTest {
+    private static final TimeControl TC = TimeControl.byoyomi(0, 100);
+
+    static TournamentSpec spec(
+            Format format,
+            int engines,
+            int seeds,
+            int rounds,
+            int games,
+            List<Opening> openings,
+            boolean random,
+            long seed) {
+        List<Entrant> entrants = new java.util.ArrayList<>();
+        for (int i = 0; i < engines; i++) {
+            entrants.add(new Entrant("e" + i, "fake", TC));
+        }
+        return new TournamentSpec(
+                "t",
+                Variant.MINISHOGI,
+                format,
+                entrants,
+                seeds,
+                rounds,
+                games,
+                openings,
+                random,
+                0,
+                Adjudication.DEFAULT,
+                1,
+                seed,
+                null);
+    }
+
+    @Test
+    void aDoubleRoundRobinPlaysEveryPairingWithColoursSwapped() {
+        List<GameAssignment> games = Schedule.plan(spec(Format.ROUND_ROBIN, 3, 0, 2, 2, List.of(), false, 1));
+        assertEquals(12, games.size(), "3 pairings x 2 rounds x 2 games");
+        assertEquals(12, games.stream().map(GameAssignment::gameId).distinct().count());
+        assertEquals("r1-p1-g1", games.get(0).gameId());
+        assertEquals(
+                List.of("e0", "e1"), List.of(games.get(0).sente(), games.get(0).gote()));
+        assertEquals(
+                List.of("e1", "e0"), List.of(games.get(1).sente(), games.get(1).gote()), "colours swapped in the pair");
+        GameAssignment round2 = games.get(6);
+        assertEquals("r2-p1-g1", round2.gameId());
+        assertEquals("e1", round2.sente(), "the first mover alternates from round to round");
+        for (String engine : List.of("e0", "e1", "e2")) {
+            long asSente = games.stream().filter(g -> g.sente().equals(engine)).count();
+            assertEquals(4, asSente, engine + " plays sente half its games");
+        }
+    }
+
+    @Test
+    void gauntletAndMatchPairings() {
+        List<GameAssignment> gauntlet = Schedule.plan(spec(Format.GAUNTLET, 4, 1, 1, 2, List.of(), false, 1));
+        assertEquals(6, gauntlet.size());
+        assertTrue(
+                gauntlet.stream()
+                        .allMatch(g -> g.sente().equals("e0") || g.gote().equals("e0")),
+                "seed in every game");
+        List<GameAssignment> twoSeeds = Schedule.plan(spec(Format.GAUNTLET, 4, 2, 1, 1, List.of(), false, 1));
+        assertEquals(4, twoSeeds.size(), "seeds do not meet each other");
+        List<GameAssignment> match = Schedule.plan(spec(Format.MATCH, 2, 0, 5, 2, List.of(), false, 1));
+        assertEquals(10, match.size());
+        assertThrows(IllegalArgumentException.class, () -> spec(Format.MATCH, 3, 0, 1, 2, List.of(), false, 1));
+        assertThrows(IllegalArgumentException.class, () -> spec(Format.GAUNTLET, 3, 3, 1, 2, List.of(), false, 1));
+    }
+
+    @Test
+    void openingsGoToPairsDeterministically() throws Exception {
+        List<Opening> openings =
+                List.of(opening("5d5c"), opening("4e4d"), opening("2e3d"), opening("1e1d"), opening("3e4d"));
+        List<GameAssignment> sequential = Schedule.plan(spec(Format.ROUND_ROBIN, 3, 0, 2, 2, openings, false, 1));
+        assertEquals(sequential.get(0).opening(), sequential.get(1).opening(), "a pair shares its opening");
+        assertEquals(openings.get(0), sequential.get(0).opening());
+        assertEquals(openings.get(1), sequential.get(2).opening());
+        assertEquals(openings.get(0), sequential.get(10).opening(), "the suite wraps around");
+
+        List<String> random1 = openingsOf(Schedule.plan(spec(Format.ROUND_ROBIN, 3, 0, 2, 2, openings, true, 42)));
+        List<String> random2 = openingsOf(Schedule.plan(spec(Format.ROUND_ROBIN, 3, 0, 2, 2, openings, true, 42)));
+        List<String> random3 = openingsOf(Schedule.plan(spec(Format.ROUND_ROBIN, 3, 0, 2, 2, openings, true, 7)));
+        assertEquals(random1, random2, "the same seed plans the same games");
+        assertNotEquals(random1, random3, "another seed, another order");
+        Set<String> used = new HashSet<>(random1);
+        assertEquals(5, used.size(), "every opening is used");
+    }
+
+    @Test
+    void openingSuiteFiles(@TempDir Path dir) throws IOException {
+        Path file = dir.resolve("openings.txt");
+        Files.writeString(
+                file,
+                String.join(
+                        "\n",
+                        "# a comment",
+                        "",
+                        "startpos moves 5d5c 1b1c",
+                        "rbsgk/4p/5/P4/KGSBR w - 1",
+                        "rbsgk/4p/5/P4/KGSBR b - 1 moves 4e4d"));
+        List<Opening> openings = OpeningSuite.read(file, Variant.MINISHOGI);
+        assertEquals(3, openings.size());
+        assertEquals(List.of("5d5c", "1b1c"), openings.get(0).moves());
+        assertEquals("rbsgk/5/P3p/5/KGSBR b - 3", openings.get(0).position().toSfen());
+
+        Files.writeString(file, "startpos\nstartpos moves 5d5c 5c5b\n");
+        IllegalArgumentException e =
+                assertThrows(IllegalArgumentException.class, () -> OpeningSuite.read(file, Variant.MINISHOGI));
+        assertTrue(e.getMessage().startsWith(file + ":2: illegal move 5c5b"), e.getMessage());
+        Files.writeString(file, "rbsgk/4p/5/P4 b - 1\n");
+        e = assertThrows(IllegalArgumentException.class, () -> OpeningSuite.read(file, Variant.MINISHOGI));
+        assertTrue(e.getMessage().startsWith(file + ":1: invalid Minishogi SFEN"), e.getMessage());
+        Files.writeString(file, "4k/2S2/4G/5/K4 w - 1\n");
+        e = assertThrows(IllegalArgumentException.class, () -> OpeningSuite.read(file, Variant.MINISHOGI));
+        assertTrue(e.getMessage().contains("the opening already ends the game (STALEMATE)"), e.getMessage());
+        Files.writeString(file, "# nothing\n");
+        assertThrows(IllegalArgumentException.class, () -> OpeningSuite.read(file, Variant.MINISHOGI));
+    }
+
+    private static Opening opening(String move) throws Exception {
+        return Opening.of(Position.start(Variant.MINISHOGI), List.of(move));
+    }
+
+    private static List<String> openingsOf(List<GameAssignment> games) {
+        return games.stream().map(g -> g.opening().toString()).collect(Collectors.toList());
+    }
+}
