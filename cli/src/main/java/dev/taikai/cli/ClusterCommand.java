@@ -179,6 +179,13 @@ final class ClusterCommand implements Runnable {
         @Option(names = "--detach", description = "Return once the tournament is accepted, without following it.")
         boolean detach;
 
+        @Option(
+                names = "--concurrency",
+                paramLabel = "N",
+                description = "Games of this tournament in play at once across the cluster (default: the scheduler's,"
+                        + " 16; the file's 'concurrency' is for local runs). The referees' capacity bounds it too.")
+        int concurrency;
+
         @Override
         public Integer call() throws Exception {
             LocalCluster cluster = recorded();
@@ -203,7 +210,9 @@ final class ClusterCommand implements Runnable {
             SchedulerClient scheduler = new SchedulerClient(cluster.scheduler().http());
             TournamentState state;
             try {
-                state = scheduler.create(TournamentMessages.toProto(plan.spec()));
+                state = scheduler.create(TournamentMessages.toProto(plan.spec()).toBuilder()
+                        .setConcurrency(Math.max(0, concurrency))
+                        .build());
             } catch (SchedulerClient.Refused e) {
                 if (e.status() == 400) {
                     throw new Failures.UsageException(e.getMessage());

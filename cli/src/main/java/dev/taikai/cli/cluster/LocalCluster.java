@@ -153,7 +153,9 @@ public final class LocalCluster {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(List.of("-Xmx384m", "-XX:+UseSerialGC", "-Djava.awt.headless=true"));
+        command.add("-Dquarkus.http.host=127.0.0.1");
         command.add("-Dquarkus.http.port=" + http);
+        command.add("-Dquarkus.grpc.server.host=127.0.0.1");
         command.add("-Dquarkus.grpc.server.port=" + grpc);
         command.addAll(options);
         command.add("-jar");

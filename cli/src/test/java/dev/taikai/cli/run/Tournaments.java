@@ -15,11 +15,11 @@ import java.nio.file.Path;
 import java.util.List;
 
 /** Writing tournament files with fake engines, running them in-process, and reading what they recorded. */
-final class Tournaments {
+public final class Tournaments {
     private Tournaments() {}
 
     /** A YAML engine entry for the fake engine with {@code switches}. */
-    static String fakeEntry(String id, String... switches) {
+    public static String fakeEntry(String id, String... switches) {
         List<String> command = FakeEngines.command(switches);
         StringBuilder yaml = new StringBuilder("  - id: ").append(id).append('\n');
         yaml.append("    command: '").append(command.get(0)).append("'\n    args:\n");
@@ -40,7 +40,7 @@ final class Tournaments {
         return new Run(ending, out.toString(), progress.toString());
     }
 
-    static JsonNode results(Path output) throws IOException {
+    public static JsonNode results(Path output) throws IOException {
         return new ObjectMapper().readTree(output.resolve("results.json").toFile());
     }
 
@@ -49,7 +49,7 @@ final class Tournaments {
     }
 
     /** Replays a recorded game move by move through the rules, as `taikai positions` would. */
-    static Game replay(JsonNode game) throws Exception {
+    public static Game replay(JsonNode game) throws Exception {
         Variant variant = Variant.byName(game.get("variant").asText()).orElseThrow();
         Game replay = new Game(Sfen.parse(variant, game.get("start_sfen").asText()));
         for (JsonNode move : game.get("moves")) {

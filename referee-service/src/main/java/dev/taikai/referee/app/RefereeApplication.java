@@ -111,6 +111,7 @@ public class RefereeApplication {
         consumer = new PairingConsumer(
                 consumerProps, producer, statuses, maxGames, pairing -> play(games, pairing, metrics), metrics);
         new KafkaClientMetrics(producer).bindTo(registry);
+        metrics.lag(consumer);
         thread(statuses, "referee-tournaments");
         thread(consumer, "referee-pairings");
         housekeeping = Executors.newSingleThreadScheduledExecutor(r -> {

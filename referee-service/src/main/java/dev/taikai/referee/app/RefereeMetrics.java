@@ -47,6 +47,13 @@ final class RefereeMetrics implements PairingConsumer.Listener {
                 .register(registry);
     }
 
+    void lag(PairingConsumer consumer) {
+        Gauge.builder("taikai.referee.pairings.lag", consumer, PairingConsumer::lag)
+                .description(
+                        "Pairings waiting for this replica: in its partitions and not fetched, or fetched and not started")
+                .register(registry);
+    }
+
     void started(Pairing pairing) {
         Counter.builder("taikai.referee.games.started")
                 .description("Games started (again after an abandoned attempt)")

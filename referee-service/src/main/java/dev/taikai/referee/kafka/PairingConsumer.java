@@ -18,6 +18,7 @@ import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.logging.Level;
@@ -82,8 +83,14 @@ public final class PairingConsumer implements Runnable, AutoCloseable {
 
     private final Set<TopicPartition> owned = new HashSet<>();
     private final AtomicInteger running = new AtomicInteger();
+    private final ScheduledExecutorService retries = Executors.newSingleThreadScheduledExecutor(runnable -> {
+        Thread thread = new Thread(runnable, "referee-publish-retry");
+        thread.setDaemon(true);
+        return thread;
+    });
     private volatile boolean open = true;
     private volatile boolean taking = true;
+    private volatile long lag;
 
     public PairingConsumer(
             Properties kafka,
@@ -122,6 +129,7 @@ public final class PairingConsumer implements Runnable, AutoCloseable {
                 startGames();
                 commit(false);
                 flowControl();
+                measureLag();
             }
         } catch (WakeupException e) {
             // closing
@@ -174,17 +182,7 @@ public final class PairingConsumer implements Runnable, AutoCloseable {
             while (open) {
                 try {
                     var record = games.play(work.pairing());
-                    producer.send(new ProducerRecord<>(
-                                    Topics.GAMES,
-                                    work.pairing().tournamentId(),
-                                    GameRecordEvent.newBuilder()
-                                            .setSchemaVersion(Topics.SCHEMA_VERSION)
-                                            .setRecord(record)
-                                            .build()
-                                            .toByteArray()))
-                            .get();
-                    listener.published(record);
-                    done.add(new Done(work.partition(), work.offset()));
+                    publish(work, record);
                     return;
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
@@ -203,6 +201,28 @@ public final class PairingConsumer implements Runnable, AutoCloseable {
         } finally {
             running.decrementAndGet();
         }
+    }
+
+    /**
+     * Publishes a finished game without waiting: the game's thread is free for the next game at once, and
+     * the pairing counts as done (its offset may be committed) only when Kafka has the record. A failed send
+     * (after the producer's own retries) is tried again a second later.
+     */
+    private void publish(Work work, dev.taikai.proto.common.v1.GameRecord record) {
+        byte[] value = GameRecordEvent.newBuilder()
+                .setSchemaVersion(Topics.SCHEMA_VERSION)
+                .setRecord(record)
+                .build()
+                .toByteArray();
+        producer.send(new ProducerRecord<>(Topics.GAMES, work.pairing().tournamentId(), value), (metadata, error) -> {
+            if (error == null) {
+                listener.published(record);
+                done.add(new Done(work.partition(), work.offset()));
+            } else if (open) {
+                LOG.warning("publishing " + work.pairing().gameId() + " failed, trying again: " + error);
+                retries.schedule(() -> publish(work, record), 1, TimeUnit.SECONDS);
+            }
+        });
     }
 
     private synchronized boolean stillOwned(TopicPartition partition) {
@@ -259,6 +279,20 @@ public final class PairingConsumer implements Runnable, AutoCloseable {
         }
     }
 
+    /** Pairings in Kafka that this consumer has not fetched yet, summed over its partitions. */
+    private void measureLag() {
+        long total = 0;
+        for (TopicPartition partition : consumer.assignment()) {
+            total += consumer.currentLag(partition).orElse(0);
+        }
+        lag = total + backlog.size();
+    }
+
+    /** Pairings waiting for this referee: not yet fetched from its partitions, or fetched and not started. */
+    public long lag() {
+        return lag;
+    }
+
     /** Games running now. */
     public int running() {
         return running.get();
@@ -283,6 +317,7 @@ public final class PairingConsumer implements Runnable, AutoCloseable {
         open = false;
         consumer.wakeup();
         gameThreads.shutdownNow();
+        retries.shutdownNow();
         try {
             gameThreads.awaitTermination(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

@@ -1,0 +1,270 @@
+package dev.taikai.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.taikai.cli.cluster.LocalCluster;
+import dev.taikai.cli.cluster.SchedulerClient;
+import dev.taikai.cli.run.Tournaments;
+import dev.taikai.proto.common.v1.GameRecord;
+import dev.taikai.proto.common.v1.MoveRecord;
+import dev.taikai.proto.common.v1.Termination;
+import dev.taikai.proto.tournament.v1.Status;
+import dev.taikai.proto.tournament.v1.TournamentState;
+import dev.taikai.rules.Game;
+import dev.taikai.rules.Sfen;
+import dev.taikai.rules.Variant;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * End to end through all three services as separate processes and a real Kafka broker process, started
+ * the way 'taikai cluster up' starts them: fake engines and Debian's Fairy-Stockfish, the same games as the
+ * local runner, metrics and health, cancellation.
+ */
+class ClusterTest {
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+
+    @TempDir
+    static Path dir;
+
+    private static LocalCluster cluster;
+    private static SchedulerClient scheduler;
+
+    @BeforeAll
+    static void up() throws Exception {
+        Files.writeString(
+                dir.resolve("fakes.yaml"),
+                "engines:\n"
+                        + Tournaments.fakeEntry("fake-a", "--seed", "1", "--think-ms", "5")
+                        + Tournaments.fakeEntry("fake-b", "--seed", "2", "--think-ms", "5")
+                        + Tournaments.fakeEntry("fake-c", "--seed", "3", "--think-ms", "5")
+                        + Tournaments.fakeEntry("fake-slow", "--think-ms", "400"));
+        cluster = LocalCluster.start(
+                ROOT,
+                dir.resolve("cluster"),
+                new LocalCluster.Shape(2, 1, 3, 2, dir.resolve("fakes.yaml").toString()),
+                Duration.ofSeconds(180));
+        Files.writeString(
+                dir.resolve("cluster").resolve("catalog.path"),
+                dir.resolve("fakes.yaml").toString());
+        scheduler = new SchedulerClient(cluster.scheduler().http());
+    }
+
+    @AfterAll
+    static void down() throws Exception {
+        if (cluster != null) {
+            cluster.stop(Duration.ofSeconds(40));
+        }
+    }
+
+    private static int taikai(StringWriter out, StringWriter err, String... args) {
+        return Taikai.run(System.in, new PrintWriter(out, true), new PrintWriter(err, true), args);
+    }
+
+    @Test
+    void theClusterPlaysTheSameGamesAsTheLocalRunner() throws Exception {
+        Path file = dir.resolve("same.yaml");
+        Files.writeString(
+                file,
+                String.join(
+                        "\n",
+                        "name: same games",
+                        "variant: minishogi",
+                        "catalog: fakes.yaml",
+                        "format: round-robin",
+                        "games: 2",
+                        "time-control: byoyomi 0.5",
+                        "concurrency: 2",
+                        "openings: {file: " + ROOT.resolve("openings/minishogi.txt") + ", order: random}",
+                        "seed: 11",
+                        "adjudication: {move-limit: 60}",
+                        "output: local",
+                        "engines: [fake-a, fake-b, fake-c]",
+                        ""));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = taikai(
+                out, err, "cluster", "submit", "--dir", dir.resolve("cluster").toString(), file.toString());
+        assertEquals(0, code, err + "\n" + out);
+        assertTrue(
+                out.toString().contains("Standings of same games (minishogi, round-robin, 6 games)"), out.toString());
+        assertTrue(err.toString().contains("[6/6]"), err.toString());
+
+        assertEquals(0, taikai(new StringWriter(), new StringWriter(), "run", file.toString()));
+        JsonNode local = Tournaments.results(dir.resolve("local"));
+
+        TournamentState state = scheduler.state(tournamentId(err.toString()));
+        assertEquals(Status.STATUS_FINISHED, state.getStatus());
+        List<GameRecord> records =
+                scheduler.records(state.getTournamentId(), 0, 100).getRecordsList();
+        assertEquals(6, records.size());
+        Set<String> clusterGames = new TreeSet<>();
+        for (GameRecord record : records) {
+            var a = record.getAssignment();
+            clusterGames.add(a.getLocalId() + " " + a.getSente().getName() + "-"
+                    + a.getGote().getName() + " " + record.getStartSfen());
+            replay(record);
+            assertTrue(record.getRefereeId().startsWith("referee-"));
+            assertTrue(record.getSenteWorker().startsWith("worker-"), record.getSenteWorker());
+        }
+        Set<String> localGames = new TreeSet<>();
+        for (JsonNode game : local.get("games")) {
+            localGames.add(game.get("id").asText() + " " + game.get("sente").asText() + "-"
+                    + game.get("gote").asText() + " " + game.get("start_sfen").asText());
+        }
+        assertEquals(localGames, clusterGames, "same ids, colours and openings");
+
+        String metrics = get(cluster.member("referee-1").http() + "/q/metrics");
+        for (String name : List.of(
+                "taikai_referee_moves_total",
+                "taikai_referee_move_latency_seconds_bucket",
+                "taikai_referee_move_transport_seconds_bucket",
+                "taikai_referee_games_finished_total",
+                "taikai_referee_games_active",
+                "taikai_referee_pairings_lag",
+                "kafka_producer")) {
+            assertTrue(metrics.contains(name), name + " in the referee's metrics");
+        }
+        assertTrue(get(cluster.member("worker-1").http() + "/q/metrics").contains("taikai_worker_sessions_active"));
+        String schedulerMetrics = get(cluster.scheduler().http() + "/q/metrics");
+        assertTrue(schedulerMetrics.contains("taikai_scheduler_pairings_published_total"));
+        var counted = java.util.regex.Pattern.compile(
+                        "taikai_scheduler_records_total\\{outcome=\"counted\",?} ([0-9.]+)")
+                .matcher(schedulerMetrics);
+        assertTrue(counted.find() && Double.parseDouble(counted.group(1)) >= 6, schedulerMetrics);
+        for (LocalCluster.Member member : cluster.members()) {
+            if (!member.role().equals("kafka")) {
+                assertTrue(get(member.http() + "/q/health").contains("\"status\": \"UP\""), member.name());
+            }
+        }
+    }
+
+    @Test
+    void fairyStockfishPlaysBothVariantsThroughTheCluster() throws Exception {
+        for (String variant : List.of("minishogi", "kyotoshogi")) {
+            Path file = dir.resolve("fsf-" + variant + ".yaml");
+            Files.writeString(
+                    file,
+                    String.join(
+                            "\n",
+                            "name: fsf " + variant,
+                            "variant: " + variant,
+                            "games: 2",
+                            "rounds: 2",
+                            "time-control: byoyomi 0.1",
+                            "engines:",
+                            "  - {engine: fairy-stockfish, name: fsf-a}",
+                            "  - {engine: fairy-stockfish, name: fsf-b}",
+                            ""));
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            assertEquals(
+                    0,
+                    taikai(
+                            out,
+                            err,
+                            "cluster",
+                            "submit",
+                            "--dir",
+                            dir.resolve("cluster").toString(),
+                            file.toString()),
+                    err.toString());
+            var records =
+                    scheduler.records(tournamentId(err.toString()), 0, 100).getRecordsList();
+            assertEquals(4, records.size());
+            for (GameRecord record : records) {
+                assertTrue(
+                        record.getTermination() != Termination.TERMINATION_ILLEGAL_MOVE
+                                && record.getTermination() != Termination.TERMINATION_STALL
+                                && record.getTermination() != Termination.TERMINATION_DISCONNECT,
+                        record.getDetail());
+                replay(record);
+            }
+        }
+    }
+
+    @Test
+    void aCancelledTournamentStartsNoFurtherGame() throws Exception {
+        Path file = dir.resolve("cancel.yaml");
+        Files.writeString(
+                file,
+                String.join(
+                        "\n",
+                        "name: cancel me",
+                        "variant: minishogi",
+                        "catalog: fakes.yaml",
+                        "rounds: 20",
+                        "games: 2",
+                        "concurrency: 2",
+                        "time-control: byoyomi 1",
+                        "adjudication: {move-limit: 6}",
+                        "engines: [fake-slow, fake-a]",
+                        ""));
+        StringWriter err = new StringWriter();
+        StringWriter out = new StringWriter();
+        assertEquals(
+                0,
+                taikai(
+                        out,
+                        err,
+                        "cluster",
+                        "submit",
+                        "--dir",
+                        dir.resolve("cluster").toString(),
+                        "--detach",
+                        file.toString()));
+        String id = out.toString().trim();
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (scheduler.state(id).getFinishedGames() < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        TournamentState cancelled = scheduler.cancel(id, "enough");
+        assertEquals(Status.STATUS_CANCELLED, cancelled.getStatus());
+        int atCancel = cancelled.getFinishedGames();
+        Thread.sleep(8000); // longer than two games of fake-slow
+        TournamentState later = scheduler.state(id);
+        assertEquals(Status.STATUS_CANCELLED, later.getStatus());
+        assertTrue(
+                later.getFinishedGames() <= atCancel + 2,
+                "only games already in play are counted after the cancel: " + atCancel + " then "
+                        + later.getFinishedGames());
+        assertTrue(later.getFinishedGames() < later.getPlannedGames());
+    }
+
+    private static String tournamentId(String progress) {
+        int at = progress.indexOf("tournament ");
+        return progress.substring(at + "tournament ".length(), progress.indexOf(' ', at + "tournament ".length()));
+    }
+
+    private static void replay(GameRecord record) throws Exception {
+        Variant variant = record.getAssignment().getVariant() == dev.taikai.proto.common.v1.Variant.VARIANT_MINISHOGI
+                ? Variant.MINISHOGI
+                : Variant.KYOTOSHOGI;
+        Game game = new Game(Sfen.parse(variant, record.getStartSfen()));
+        for (MoveRecord move : record.getMovesList()) {
+            game.play(move.getMove());
+        }
+    }
+
+    private static String get(String url) throws Exception {
+        HttpResponse<String> response = HttpClient.newHttpClient()
+                .send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
+        return response.body();
+    }
+}
