@@ -233,7 +233,6 @@ final class ClusterCommand implements Runnable {
             long started = System.nanoTime();
             int seen = 0;
             while (true) {
-                state = scheduler.state(id);
                 var page = scheduler.records(id, seen, 1000);
                 for (GameRecord record : page.getRecordsList()) {
                     var game = GameMessages.record(record).record();
@@ -254,12 +253,14 @@ final class ClusterCommand implements Runnable {
                             (System.nanoTime() - started) / 1e9);
                 }
                 err.flush();
+                if (page.getRecordsCount() > 0) {
+                    continue; // more may be waiting
+                }
+                state = scheduler.state(id);
                 if (state.getStatus() != Status.STATUS_RUNNING && seen >= state.getFinishedGames()) {
                     break;
                 }
-                if (page.getRecordsCount() == 0) {
-                    Thread.sleep(250);
-                }
+                Thread.sleep(500);
             }
             Report.print(out, plan.spec(), standings);
             out.printf(

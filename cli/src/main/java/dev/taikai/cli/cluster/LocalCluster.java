@@ -152,7 +152,12 @@ public final class LocalCluster {
             throws IOException {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(List.of("-Xmx384m", "-XX:+UseSerialGC", "-Djava.awt.headless=true"));
+        String jvm = System.getenv("TAIKAI_SERVICE_JAVA_OPTS");
+        command.addAll(
+                jvm == null || jvm.isBlank()
+                        ? List.of("-Xmx384m", "-XX:+UseSerialGC")
+                        : List.of(jvm.trim().split("\\s+")));
+        command.add("-Djava.awt.headless=true");
         command.add("-Dquarkus.http.host=127.0.0.1");
         command.add("-Dquarkus.http.port=" + http);
         command.add("-Dquarkus.grpc.server.host=127.0.0.1");
