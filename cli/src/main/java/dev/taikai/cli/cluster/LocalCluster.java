@@ -14,7 +14,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
@@ -48,16 +50,19 @@ public final class LocalCluster {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String STATE = "cluster.json";
 
+    /** How a service was started, so that it can be started again the same way. */
+    private record Launch(Path app, int httpPort, int grpcPort, List<String> options) {}
+
     private final Path directory;
     private final String bootstrapServers;
     private final List<Member> members;
-    private final List<Process> processes;
+    private final Map<String, Launch> launches = new HashMap<>();
+    private Path root;
 
-    private LocalCluster(Path directory, String bootstrapServers, List<Member> members, List<Process> processes) {
+    private LocalCluster(Path directory, String bootstrapServers, List<Member> members) {
         this.directory = directory;
         this.bootstrapServers = bootstrapServers;
-        this.members = List.copyOf(members);
-        this.processes = processes;
+        this.members = new ArrayList<>(members);
     }
 
     /**
@@ -82,69 +87,113 @@ public final class LocalCluster {
             apps.add(app);
         }
         KafkaBroker broker = KafkaBroker.start(KafkaBroker.libs(root), directory.resolve("kafka"), 0);
-        List<Member> members = new ArrayList<>();
-        List<Process> processes = new ArrayList<>();
-        members.add(new Member("kafka", "kafka", broker.pid(), 0, broker.port()));
-        processes.add(null);
         String kafka = broker.bootstrapServers();
+        LocalCluster cluster = new LocalCluster(
+                directory, kafka, List.of(new Member("kafka", "kafka", broker.pid(), 0, broker.port())));
+        cluster.root = root;
         try {
-            int http = KafkaBroker.freePort();
-            int grpc = KafkaBroker.freePort();
-            processes.add(service(
-                    apps.get(0),
-                    directory,
+            cluster.launch(
                     "scheduler",
-                    http,
-                    grpc,
-                    List.of("-Dtaikai.kafka.bootstrap-servers=" + kafka)));
-            members.add(new Member("scheduler", "scheduler", processes.get(1).pid(), http, grpc));
+                    "scheduler",
+                    new Launch(
+                            apps.get(0),
+                            KafkaBroker.freePort(),
+                            KafkaBroker.freePort(),
+                            List.of("-Dtaikai.kafka.bootstrap-servers=" + kafka)));
             // the scheduler creates the topics; the others start once it is ready
-            new LocalCluster(directory, kafka, members, processes).awaitReady(readyWithin);
+            cluster.awaitReady(readyWithin);
             List<String> workerAddresses = new ArrayList<>();
             for (int i = 1; i <= shape.workers(); i++) {
-                http = KafkaBroker.freePort();
-                grpc = KafkaBroker.freePort();
                 List<String> options = new ArrayList<>(
                         List.of("-Dtaikai.worker.id=worker-" + i, "-Dtaikai.worker.slots=" + shape.slotsPerWorker()));
                 if (shape.extraCatalog() != null) {
                     options.add("-Dtaikai.worker.catalog=" + shape.extraCatalog());
                 }
-                Process p = service(apps.get(1), directory, "worker-" + i, http, grpc, options);
-                processes.add(p);
-                members.add(new Member("worker-" + i, "worker", p.pid(), http, grpc));
-                workerAddresses.add("127.0.0.1:" + grpc);
+                Launch launch = new Launch(apps.get(1), KafkaBroker.freePort(), KafkaBroker.freePort(), options);
+                cluster.launch("worker-" + i, "worker", launch);
+                workerAddresses.add("127.0.0.1:" + launch.grpcPort());
             }
             for (int i = 1; i <= shape.referees(); i++) {
-                http = KafkaBroker.freePort();
-                grpc = KafkaBroker.freePort();
-                Process p = service(
-                        apps.get(2),
-                        directory,
+                cluster.launch(
                         "referee-" + i,
-                        http,
-                        grpc,
-                        List.of(
-                                "-Dtaikai.referee.id=referee-" + i,
-                                "-Dtaikai.referee.workers=" + String.join(",", workerAddresses),
-                                "-Dtaikai.referee.max-games=" + shape.gamesPerReferee(),
-                                "-Dtaikai.kafka.bootstrap-servers=" + kafka));
-                processes.add(p);
-                members.add(new Member("referee-" + i, "referee", p.pid(), http, grpc));
+                        "referee",
+                        new Launch(
+                                apps.get(2),
+                                KafkaBroker.freePort(),
+                                KafkaBroker.freePort(),
+                                List.of(
+                                        "-Dtaikai.referee.id=referee-" + i,
+                                        "-Dtaikai.referee.workers=" + String.join(",", workerAddresses),
+                                        "-Dtaikai.referee.max-games=" + shape.gamesPerReferee(),
+                                        "-Dtaikai.kafka.bootstrap-servers=" + kafka)));
             }
-            LocalCluster cluster = new LocalCluster(directory, kafka, members, processes);
             cluster.save();
             cluster.awaitReady(readyWithin);
             return cluster;
         } catch (IOException | InterruptedException | RuntimeException e) {
-            for (Process p : processes) {
-                if (p != null) {
-                    p.destroyForcibly();
-                }
+            for (Member member : cluster.members()) {
+                ProcessHandle.of(member.pid()).ifPresent(ProcessHandle::destroyForcibly);
             }
             broker.kill();
             Files.deleteIfExists(directory.resolve(STATE));
             throw e;
         }
+    }
+
+    /** Starts a service and records it as a member (replacing an earlier member of that name). */
+    private synchronized Member launch(String name, String role, Launch launch) throws IOException {
+        Process process =
+                service(launch.app(), directory, name, launch.httpPort(), launch.grpcPort(), launch.options());
+        Member member = new Member(name, role, process.pid(), launch.httpPort(), launch.grpcPort());
+        members.removeIf(m -> m.name().equals(name));
+        members.add(member);
+        launches.put(name, launch);
+        return member;
+    }
+
+    /** Kills a member at once with SIGKILL, as a crash would, and waits until it is gone. */
+    public void kill(String name) throws InterruptedException {
+        Member member = member(name);
+        Optional<ProcessHandle> handle = ProcessHandle.of(member.pid());
+        if (handle.isPresent()) {
+            handle.get().destroyForcibly();
+            try {
+                handle.get().onExit().get(30, TimeUnit.SECONDS);
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+                throw new IllegalStateException(name + " did not die within 30 s of SIGKILL", e);
+            }
+        }
+    }
+
+    /**
+     * Starts a member again after it stopped, on the same ports with the same configuration, and waits
+     * until it is ready. The broker keeps its log, so it comes back with every topic and offset.
+     */
+    public Member restart(String name, Duration readyWithin) throws IOException, InterruptedException {
+        Member old = member(name);
+        if (ProcessHandle.of(old.pid()).map(ProcessHandle::isAlive).orElse(false)) {
+            throw new IllegalStateException(name + " is still running (pid " + old.pid() + ")");
+        }
+        Member member;
+        if (old.role().equals("kafka")) {
+            if (root == null) {
+                throw new IllegalStateException("only the cluster that started the broker can restart it");
+            }
+            KafkaBroker broker = KafkaBroker.start(KafkaBroker.libs(root), directory.resolve("kafka"), old.grpcPort());
+            member = new Member("kafka", "kafka", broker.pid(), 0, broker.port());
+            synchronized (this) {
+                members.replaceAll(m -> m.name().equals(name) ? member : m);
+            }
+        } else {
+            Launch launch = launches.get(name);
+            if (launch == null) {
+                throw new IllegalStateException("only the cluster that started " + name + " can restart it");
+            }
+            member = launch(name, old.role(), launch);
+        }
+        save();
+        awaitReady(readyWithin);
+        return member;
     }
 
     /** Starts one Quarkus service; its output goes to {@code <name>.log} in the cluster directory. */
@@ -177,7 +226,7 @@ public final class LocalCluster {
         HttpClient http =
                 HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         long deadline = System.nanoTime() + within.toNanos();
-        for (Member member : members) {
+        for (Member member : members()) {
             if (member.role().equals("kafka")) {
                 continue;
             }
@@ -211,7 +260,7 @@ public final class LocalCluster {
         }
     }
 
-    private void save() throws IOException {
+    private synchronized void save() throws IOException {
         ObjectNode state = JSON.createObjectNode();
         state.put("kafka", bootstrapServers);
         ArrayNode list = state.putArray("members");
@@ -243,15 +292,15 @@ public final class LocalCluster {
                     m.get("http_port").asInt(),
                     m.get("grpc_port").asInt()));
         }
-        return Optional.of(new LocalCluster(directory, state.get("kafka").asText(), members, List.of()));
+        return Optional.of(new LocalCluster(directory, state.get("kafka").asText(), members));
     }
 
-    public List<Member> members() {
-        return members;
+    public synchronized List<Member> members() {
+        return List.copyOf(members);
     }
 
     public Member member(String name) {
-        return members.stream()
+        return members().stream()
                 .filter(m -> m.name().equals(name))
                 .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no cluster member " + name));
@@ -276,7 +325,7 @@ public final class LocalCluster {
     public void stop(Duration grace) throws IOException, InterruptedException {
         List<Member> order = new ArrayList<>();
         for (String role : List.of("referee", "worker", "scheduler", "kafka")) {
-            members.stream().filter(m -> m.role().equals(role)).forEach(order::add);
+            members().stream().filter(m -> m.role().equals(role)).forEach(order::add);
         }
         for (Member member : order) {
             Optional<ProcessHandle> handle = ProcessHandle.of(member.pid());

@@ -13,13 +13,15 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * One engine process. It starts through {@code setsid} (its own session and process group, so the
- * whole tree can be found and killed) and {@code prlimit} (address space, process count, no core
- * dumps), both from util-linux. Without them the engine starts directly and {@link #limitsApplied()}
- * says so.
+ * whole tree can be found and killed), {@code setpriv --pdeathsig KILL} (the kernel kills it when the
+ * thread that started it ends, so an engine never outlives its host, even one killed with SIGKILL) and
+ * {@code prlimit} (address space, process count, no core dumps), all from util-linux. Without them the
+ * engine starts directly and {@link #limitsApplied()} says so.
  */
 final class EngineProcess {
     private static final Path SETSID = Path.of("/usr/bin/setsid");
     private static final Path PRLIMIT = Path.of("/usr/bin/prlimit");
+    private static final Path SETPRIV = Path.of("/usr/bin/setpriv");
 
     private final Process process;
     private final boolean limitsApplied;
@@ -41,6 +43,9 @@ final class EngineProcess {
         if (limited) {
             ProcessLimits limits = spec.limits();
             argv.add(SETSID.toString());
+            if (Files.isExecutable(SETPRIV)) {
+                argv.addAll(List.of(SETPRIV.toString(), "--pdeathsig", "KILL", "--"));
+            }
             argv.add(PRLIMIT.toString());
             if (limits.memoryMegabytes() > 0) {
                 argv.add("--as=" + limits.memoryMegabytes() * 1024 * 1024);

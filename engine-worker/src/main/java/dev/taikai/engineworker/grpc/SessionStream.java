@@ -126,6 +126,8 @@ final class SessionStream implements StreamObserver<SessionRequest> {
                 case DRAINING -> Status.UNAVAILABLE;
             };
             finish(status.withDescription(e.getMessage()).asRuntimeException());
+        } catch (java.util.concurrent.CancellationException e) {
+            release(); // the session was closed while its engine thought: nobody waits for the answer
         } catch (RuntimeException e) {
             LOG.log(Level.WARNING, "session request failed", e);
             release();

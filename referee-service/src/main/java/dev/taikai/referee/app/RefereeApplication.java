@@ -62,6 +62,9 @@ public class RefereeApplication {
     @ConfigProperty(name = "taikai.referee.drain-seconds", defaultValue = "30")
     int drainSeconds;
 
+    @ConfigProperty(name = "taikai.referee.kafka-session-timeout-ms", defaultValue = "10000")
+    int kafkaSessionTimeoutMillis;
+
     @ConfigProperty(name = "taikai.kafka.bootstrap-servers")
     String bootstrapServers;
 
@@ -108,6 +111,11 @@ public class RefereeApplication {
         Properties consumerProps = new Properties();
         consumerProps.putAll(kafka);
         consumerProps.put(ConsumerConfig.GROUP_ID_CONFIG, "taikai-referees");
+        // a replica that dies is noticed within this time; its unfinished games go to the others
+        consumerProps.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, String.valueOf(kafkaSessionTimeoutMillis));
+        consumerProps.put(
+                ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG,
+                String.valueOf(Math.max(500, kafkaSessionTimeoutMillis / 4)));
         consumer = new PairingConsumer(
                 consumerProps, producer, statuses, maxGames, pairing -> play(games, pairing, metrics), metrics);
         new KafkaClientMetrics(producer).bindTo(registry);

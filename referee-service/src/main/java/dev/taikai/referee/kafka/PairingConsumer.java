@@ -3,6 +3,7 @@ package dev.taikai.referee.kafka;
 import dev.taikai.proto.events.v1.GameRecordEvent;
 import dev.taikai.proto.events.v1.PairingEvent;
 import dev.taikai.referee.game.Pairing;
+import dev.taikai.referee.messages.DeadLetter;
 import dev.taikai.referee.messages.GameMessages;
 import dev.taikai.referee.messages.Topics;
 import java.time.Duration;
@@ -152,11 +153,25 @@ public final class PairingConsumer implements Runnable, AutoCloseable {
             PairingEvent event = Topics.pairing(record.value() == null ? new byte[0] : record.value());
             pairing = GameMessages.pairing(event.getAssignment());
         } catch (Topics.Poison | IllegalArgumentException e) {
-            listener.poison(record.topic(), record.offset(), e.getMessage());
+            deadLetter(record, e.getMessage());
             markDone(partition, record.offset());
             return;
         }
         backlog.addLast(new Work(partition, record.offset(), pairing));
+    }
+
+    /** Reports an unreadable pairing and copies it to the dead-letter topic; consumption goes on. */
+    private void deadLetter(ConsumerRecord<String, byte[]> record, String why) {
+        listener.poison(record.topic(), record.offset(), why);
+        DeadLetter letter =
+                new DeadLetter(record.topic(), record.partition(), record.offset(), record.key(), "referee", why);
+        ProducerRecord<String, byte[]> copy = new ProducerRecord<>(Topics.DEAD_LETTERS, letter.key(), record.value());
+        letter.headers().forEach((name, value) -> copy.headers().add(name, value));
+        producer.send(copy, (metadata, error) -> {
+            if (error != null) {
+                LOG.warning("could not copy " + letter.key() + " to " + Topics.DEAD_LETTERS + ": " + error);
+            }
+        });
     }
 
     private void startGames() {
@@ -335,6 +350,7 @@ public final class PairingConsumer implements Runnable, AutoCloseable {
 
         @Override
         public void onPartitionsLost(Collection<TopicPartition> partitions) {
+            LOG.warning("pairing partitions lost (their games will be played elsewhere): " + partitions);
             forget(partitions);
         }
 
@@ -342,6 +358,9 @@ public final class PairingConsumer implements Runnable, AutoCloseable {
         public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
             synchronized (PairingConsumer.this) {
                 owned.addAll(partitions);
+            }
+            if (!partitions.isEmpty()) {
+                LOG.info("pairing partitions assigned: " + partitions);
             }
         }
 

@@ -1,5 +1,6 @@
 package dev.taikai.referee.kafka;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,6 +15,7 @@ import dev.taikai.referee.game.GameObserver;
 import dev.taikai.referee.game.Opening;
 import dev.taikai.referee.game.Pairing;
 import dev.taikai.referee.game.TimeControl;
+import dev.taikai.referee.messages.DeadLetter;
 import dev.taikai.referee.messages.GameMessages;
 import dev.taikai.referee.messages.Topics;
 import dev.taikai.referee.remote.RemoteGames;
@@ -64,7 +66,8 @@ class PairingConsumerTest {
             admin.createTopics(List.of(
                             new NewTopic(Topics.TOURNAMENTS, 1, (short) 1),
                             new NewTopic(Topics.PAIRINGS, 4, (short) 1),
-                            new NewTopic(Topics.GAMES, 1, (short) 1)))
+                            new NewTopic(Topics.GAMES, 1, (short) 1),
+                            new NewTopic(Topics.DEAD_LETTERS, 1, (short) 1)))
                     .all()
                     .get(60, TimeUnit.SECONDS);
         }
@@ -182,6 +185,15 @@ class PairingConsumerTest {
             assertEquals(2, poison.size(), poison.toString());
             assertTrue(poison.get(1).contains("schema version 2"), poison.toString());
         }
+        List<ConsumerRecord<String, byte[]>> letters = read(Topics.DEAD_LETTERS, 2, Duration.ofSeconds(30));
+        assertEquals(2, letters.size(), "both unreadable pairings are in the dead-letter topic");
+        assertArrayEquals(new byte[] {1, 2, 3}, letters.get(0).value(), "the original bytes");
+        assertTrue(
+                letters.get(0).key().startsWith(Topics.PAIRINGS + "/"),
+                letters.get(0).key());
+        assertEquals("garbage", header(letters.get(0), DeadLetter.SOURCE_KEY));
+        assertEquals("referee", header(letters.get(0), DeadLetter.SERVICE));
+        assertTrue(header(letters.get(1), DeadLetter.REASON).contains("schema version 2"));
         assertEquals(Map.of(), committedLag(), "every pairing committed once finished");
     }
 
@@ -221,6 +233,27 @@ class PairingConsumerTest {
             }
         }
         return counts;
+    }
+
+    /** The first {@code expected} records of a one-partition topic (fewer if they do not come in time). */
+    private static List<ConsumerRecord<String, byte[]>> read(String topic, int expected, Duration within) {
+        List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
+        try (KafkaConsumer<String, byte[]> consumer =
+                new KafkaConsumer<>(kafka(), new StringDeserializer(), new ByteArrayDeserializer())) {
+            var partition = new org.apache.kafka.common.TopicPartition(topic, 0);
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            long deadline = System.nanoTime() + within.toNanos();
+            while (records.size() < expected && System.nanoTime() < deadline) {
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+        }
+        return records;
+    }
+
+    private static String header(ConsumerRecord<String, byte[]> record, String name) {
+        var header = record.headers().lastHeader(name);
+        return header == null ? null : new String(header.value(), java.nio.charset.StandardCharsets.UTF_8);
     }
 
     /** Partitions of the pairings topic whose committed offset is short of the end. */

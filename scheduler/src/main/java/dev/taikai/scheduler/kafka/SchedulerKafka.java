@@ -5,6 +5,7 @@ import dev.taikai.proto.events.v1.PairingEvent;
 import dev.taikai.proto.events.v1.TournamentEvent;
 import dev.taikai.proto.tournament.v1.TournamentState;
 import dev.taikai.referee.game.Pairing;
+import dev.taikai.referee.messages.DeadLetter;
 import dev.taikai.referee.messages.GameMessages;
 import dev.taikai.referee.messages.Topics;
 import dev.taikai.scheduler.book.Scheduler;
@@ -89,7 +90,7 @@ public final class SchedulerKafka implements Runnable, AutoCloseable, Scheduler.
                 try {
                     book.restore(Topics.tournament(record.value()).getState());
                 } catch (Topics.Poison | IllegalArgumentException e) {
-                    listener.poison(record.topic(), record.offset(), e.getMessage());
+                    deadLetter(record, e.getMessage());
                 }
             });
         }
@@ -146,13 +147,27 @@ public final class SchedulerKafka implements Runnable, AutoCloseable, Scheduler.
         }
     }
 
+    /** Reports an unreadable record and copies it to the dead-letter topic; consumption goes on. */
+    private void deadLetter(ConsumerRecord<String, byte[]> record, String why) {
+        listener.poison(record.topic(), record.offset(), why);
+        DeadLetter letter =
+                new DeadLetter(record.topic(), record.partition(), record.offset(), record.key(), "scheduler", why);
+        ProducerRecord<String, byte[]> copy = new ProducerRecord<>(Topics.DEAD_LETTERS, letter.key(), record.value());
+        letter.headers().forEach((name, value) -> copy.headers().add(name, value));
+        producer.send(copy, (metadata, error) -> {
+            if (error != null) {
+                LOG.warning("could not copy " + letter.key() + " to " + Topics.DEAD_LETTERS + ": " + error);
+            }
+        });
+    }
+
     /** Counts one record; returns its tournament id when it was counted. */
     private String count(ConsumerRecord<String, byte[]> record) {
         GameRecordEvent event;
         try {
             event = Topics.game(record.value());
         } catch (Topics.Poison e) {
-            listener.poison(record.topic(), record.offset(), e.getMessage());
+            deadLetter(record, e.getMessage());
             return null;
         }
         TournamentBook.Counted how = book.count(event.getRecord());

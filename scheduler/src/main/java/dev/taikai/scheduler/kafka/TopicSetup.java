@@ -33,7 +33,11 @@ public final class TopicSetup {
             wanted.add(new NewTopic(Topics.GAMES, 3, replication)
                     .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, "-1", TopicConfig.RETENTION_BYTES_CONFIG, "-1")));
             wanted.add(new NewTopic(Topics.DEAD_LETTERS, 1, replication)
-                    .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, String.valueOf(30L * 24 * 3600 * 1000))));
+                    .configs(Map.of(
+                            TopicConfig.CLEANUP_POLICY_CONFIG,
+                            TopicConfig.CLEANUP_POLICY_COMPACT + "," + TopicConfig.CLEANUP_POLICY_DELETE,
+                            TopicConfig.RETENTION_MS_CONFIG,
+                            String.valueOf(30L * 24 * 3600 * 1000))));
             wanted.removeIf(topic -> existing.contains(topic.name()));
             if (!wanted.isEmpty()) {
                 try {

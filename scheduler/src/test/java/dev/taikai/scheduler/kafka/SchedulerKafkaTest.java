@@ -1,5 +1,6 @@
 package dev.taikai.scheduler.kafka;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +10,7 @@ import dev.taikai.proto.tournament.v1.Format;
 import dev.taikai.proto.tournament.v1.Status;
 import dev.taikai.proto.tournament.v1.TournamentState;
 import dev.taikai.referee.game.Pairing;
+import dev.taikai.referee.messages.DeadLetter;
 import dev.taikai.referee.messages.GameMessages;
 import dev.taikai.referee.messages.Topics;
 import dev.taikai.rules.Result;
@@ -17,8 +19,10 @@ import dev.taikai.scheduler.book.TournamentBookTest;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -114,6 +118,29 @@ class SchedulerKafkaTest {
         again.close();
         assertEquals(book.states(), rebuilt.states(), "the same tournaments, byte for byte");
         assertEquals(book.standings("t1"), rebuilt.standings("t1"));
+
+        // the garbage record went to the dead-letter topic, keyed by where it was (read again, same key)
+        Set<String> keys = new HashSet<>();
+        try (KafkaConsumer<String, byte[]> letters =
+                new KafkaConsumer<>(kafka(), new StringDeserializer(), new ByteArrayDeserializer())) {
+            var partition = new org.apache.kafka.common.TopicPartition(Topics.DEAD_LETTERS, 0);
+            letters.assign(List.of(partition));
+            letters.seekToBeginning(List.of(partition));
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (keys.isEmpty() && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, byte[]> letter : letters.poll(Duration.ofMillis(200))) {
+                    assertArrayEquals(new byte[] {9, 9, 9}, letter.value());
+                    assertEquals(
+                            "scheduler",
+                            new String(letter.headers()
+                                    .lastHeader(DeadLetter.SERVICE)
+                                    .value()));
+                    keys.add(letter.key());
+                }
+            }
+        }
+        assertEquals(1, keys.size(), "one dead letter, however often it is read: " + keys);
+        assertTrue(keys.iterator().next().startsWith(Topics.GAMES + "/"), keys.toString());
     }
 
     private static KafkaConsumer<String, byte[]> consumer() {

@@ -1,0 +1,415 @@
+package dev.taikai.cli;
+
+import static dev.taikai.cli.ClusterProbe.await;
+import static dev.taikai.cli.ClusterProbe.metric;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.taikai.cli.cluster.LocalCluster;
+import dev.taikai.cli.cluster.SchedulerClient;
+import dev.taikai.cli.run.Tournaments;
+import dev.taikai.proto.common.v1.GameRecord;
+import dev.taikai.proto.common.v1.Termination;
+import dev.taikai.proto.events.v1.GameRecordEvent;
+import dev.taikai.proto.tournament.v1.Status;
+import dev.taikai.proto.tournament.v1.TournamentState;
+import dev.taikai.referee.messages.DeadLetter;
+import dev.taikai.referee.messages.Topics;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import org.apache.kafka.clients.CommonClientConfigs;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Faults injected into a local cluster of real processes (a Kafka broker, the scheduler, two referees, two
+ * workers, fake engines as their own processes): each test breaks something in the middle of a tournament
+ * and checks that the tournament still ends with exactly its planned games, each counted once. Each prints
+ * what it measured ({@code fault: ...} lines) for the record.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class FaultsTest {
+    private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+    private static final Duration READY = Duration.ofSeconds(180);
+    /** Games of each fault's tournament: long enough (about a second each) to break one in the middle. */
+    private static final int GAMES = 12;
+
+    @TempDir
+    static Path dir;
+
+    private static LocalCluster cluster;
+    private static SchedulerClient scheduler;
+    /** Standings of every tournament finished so far, as the scheduler served them. */
+    private static final Map<String, String> standings = new LinkedHashMap<>();
+
+    @BeforeAll
+    static void up() throws Exception {
+        Files.writeString(
+                dir.resolve("fakes.yaml"),
+                "engines:\n"
+                        + Tournaments.fakeEntry("steady-a", "--seed", "1", "--think-ms", "20")
+                        + Tournaments.fakeEntry("steady-b", "--seed", "2", "--think-ms", "20"));
+        cluster = LocalCluster.start(
+                ROOT,
+                dir.resolve("cluster"),
+                new LocalCluster.Shape(2, 2, 4, 2, dir.resolve("fakes.yaml").toString()),
+                READY);
+        Files.writeString(
+                dir.resolve("cluster").resolve("catalog.path"),
+                dir.resolve("fakes.yaml").toString());
+        scheduler = new SchedulerClient(cluster.scheduler().http());
+    }
+
+    @AfterAll
+    static void down() throws Exception {
+        if (cluster != null) {
+            cluster.stop(Duration.ofSeconds(40));
+        }
+    }
+
+    @Test
+    @Order(1)
+    void aWorkerKilledMidGameLosesNoGameAndLeavesNoEngine() throws Exception {
+        String id = submit("worker killed");
+        LocalCluster.Member worker = cluster.member("worker-1");
+        await(
+                "worker-1 hosts engines while games are in play",
+                Duration.ofSeconds(60),
+                () -> engines(worker).size() >= 2
+                        && metric(cluster, "referee", "taikai_referee_games_active") > 0
+                        && scheduler.state(id).getFinishedGames() >= 1);
+        List<ProcessHandle> engines = engines(worker);
+        double abortedBefore = metric(cluster, "referee", "taikai_referee_games_aborted_total");
+
+        cluster.kill("worker-1");
+        long detected = await(
+                "a referee aborts the games of the dead worker",
+                Duration.ofSeconds(20),
+                () -> metric(cluster, "referee", "taikai_referee_games_aborted_total") > abortedBefore);
+        long enginesGone = await(
+                "the dead worker's engines end",
+                Duration.ofSeconds(10),
+                () -> engines.stream().noneMatch(ProcessHandle::isAlive));
+        cluster.restart("worker-1", READY);
+
+        List<GameRecord> records = finish(id);
+        double aborted = metric(cluster, "referee", "taikai_referee_games_aborted_total") - abortedBefore;
+        for (GameRecord record : records) {
+            assertNotEquals(Termination.TERMINATION_DISCONNECT, record.getTermination(), record.getDetail());
+        }
+        System.out.printf(
+                "fault: worker kill -9: detected in %d ms, %d engine processes ended %d ms later, %.0f game attempts"
+                        + " aborted and replayed, %d of %d games counted once%n",
+                detected, engines.size(), enginesGone, aborted, records.size(), GAMES);
+    }
+
+    @Test
+    @Order(2)
+    void aRefereeKilledMidGameHasItsGamesReplayedByTheOther() throws Exception {
+        String id = submit("referee killed");
+        LocalCluster.Member victim = cluster.member("referee-1");
+        await(
+                "referee-1 plays a game",
+                Duration.ofSeconds(60),
+                () -> metric(victim, "taikai_referee_games_active", "") > 0);
+        long killedAt = System.currentTimeMillis();
+
+        cluster.kill("referee-1");
+        Set<String> unfinished = unfinishedGames(cluster.directory().resolve("referee-1.log"));
+        Path survivorLog = cluster.directory().resolve("referee-2.log");
+        long detected = await(
+                "referee-2 takes over referee-1's partitions",
+                Duration.ofSeconds(60),
+                () -> assigned(survivorLog).stream().anyMatch(at -> at >= killedAt));
+        cluster.restart("referee-1", READY);
+
+        List<GameRecord> records = finish(id);
+        assertFalse(unfinished.isEmpty(), "referee-1 died in the middle of a game");
+        for (GameRecord record : records) {
+            if (unfinished.contains(record.getAssignment().getGameId())) {
+                assertNotEquals("referee-1", record.getRefereeId(), "replayed elsewhere: " + record.getDetail());
+            }
+        }
+        System.out.printf(
+                "fault: referee kill -9: partitions reassigned %d ms after the kill, %d games in play replayed by"
+                        + " referee-2, %d of %d games counted once (duplicate records so far: %.0f)%n",
+                detected,
+                unfinished.size(),
+                records.size(),
+                GAMES,
+                metric(cluster.scheduler(), "taikai_scheduler_records_total", "outcome=\"duplicate\""));
+    }
+
+    @Test
+    @Order(3)
+    void aBrokerRestartLosesAndDuplicatesNothing() throws Exception {
+        String id = submit("broker restarted");
+        await(
+                "games are under way",
+                Duration.ofSeconds(60),
+                () -> scheduler.state(id).getFinishedGames() >= 2);
+        int before = scheduler.state(id).getFinishedGames();
+        long down = System.nanoTime();
+        cluster.kill("kafka");
+        Thread.sleep(3000);
+        cluster.restart("kafka", READY);
+        long back = (System.nanoTime() - down) / 1_000_000;
+
+        List<GameRecord> records = finish(id);
+        System.out.printf(
+                "fault: broker kill -9 and restart (%d ms down): %d games counted before, %d of %d after%n",
+                back, before, records.size(), GAMES);
+    }
+
+    @Test
+    @Order(4)
+    void aRestartedSchedulerRebuildsTheSameStandingsByteForByte() throws Exception {
+        String id = submit("scheduler restarted");
+        await(
+                "games are under way",
+                Duration.ofSeconds(60),
+                () -> scheduler.state(id).getFinishedGames() >= 2);
+        cluster.kill("scheduler");
+        long restarted = System.nanoTime();
+        cluster.restart("scheduler", READY);
+        long ready = (System.nanoTime() - restarted) / 1_000_000;
+
+        finish(id); // the restarted scheduler goes on with the tournament
+        int compared = 0;
+        for (Map.Entry<String, String> before : standings.entrySet()) {
+            if (!before.getKey().equals(id)) {
+                assertEquals(before.getValue(), standingsOf(before.getKey()), "standings of " + before.getKey());
+                compared++;
+            }
+        }
+        assertTrue(compared >= 3, "standings compared: " + compared);
+        System.out.printf(
+                "fault: scheduler kill -9 and restart: ready again in %d ms, standings of %d finished tournaments"
+                        + " identical byte for byte, the running one finished with %d games%n",
+                ready, compared, GAMES);
+    }
+
+    @Test
+    @Order(5)
+    void aRecordDeliveredAgainIsCountedOnce() throws Exception {
+        String id = standings.keySet().iterator().next();
+        GameRecord record = scheduler.records(id, 0, 1).getRecords(0);
+        String before = standingsOf(id);
+        LocalCluster.Member schedulerMember = cluster.scheduler();
+        double duplicates = metric(schedulerMember, "taikai_scheduler_records_total", "outcome=\"duplicate\"");
+        try (KafkaProducer<String, byte[]> producer = producer()) {
+            byte[] event = GameRecordEvent.newBuilder()
+                    .setSchemaVersion(Topics.SCHEMA_VERSION)
+                    .setRecord(record)
+                    .build()
+                    .toByteArray();
+            for (int i = 0; i < 2; i++) {
+                producer.send(new ProducerRecord<>(Topics.GAMES, id, event)).get();
+            }
+        }
+        await(
+                "the scheduler reads both copies",
+                Duration.ofSeconds(30),
+                () -> metric(schedulerMember, "taikai_scheduler_records_total", "outcome=\"duplicate\"")
+                        >= duplicates + 2);
+        assertEquals(GAMES, scheduler.state(id).getFinishedGames());
+        assertEquals(before, standingsOf(id), "standings unchanged");
+        System.out.printf(
+                "fault: record %s delivered twice more: %d games counted before and after, standings identical%n",
+                record.getAssignment().getGameId(), GAMES);
+    }
+
+    @Test
+    @Order(6)
+    void poisonGoesToTheDeadLetterTopicAndTheWorkGoesOn() throws Exception {
+        double refereePoison = metric(cluster, "referee", "taikai_referee_poison_total");
+        double schedulerPoison = metric(cluster.scheduler(), "taikai_scheduler_poison_total", "");
+        try (KafkaProducer<String, byte[]> producer = producer()) {
+            producer.send(new ProducerRecord<>(Topics.PAIRINGS, "garbage", new byte[] {(byte) 0xff, 0, 7}))
+                    .get();
+            producer.send(new ProducerRecord<>(
+                            Topics.GAMES,
+                            "from-the-future",
+                            GameRecordEvent.newBuilder()
+                                    .setSchemaVersion(Topics.SCHEMA_VERSION + 1)
+                                    .build()
+                                    .toByteArray()))
+                    .get();
+        }
+        String id = submit("after poison");
+        List<GameRecord> records = finish(id);
+        assertTrue(metric(cluster, "referee", "taikai_referee_poison_total") > refereePoison);
+        assertTrue(metric(cluster.scheduler(), "taikai_scheduler_poison_total", "") > schedulerPoison);
+        Map<String, String> reasons = new LinkedHashMap<>();
+        try (KafkaConsumer<String, byte[]> consumer =
+                new KafkaConsumer<>(kafka(), new StringDeserializer(), new ByteArrayDeserializer())) {
+            var partition = new TopicPartition(Topics.DEAD_LETTERS, 0);
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (reasons.size() < 2 && System.nanoTime() < deadline) {
+                for (ConsumerRecord<String, byte[]> letter : consumer.poll(Duration.ofMillis(200))) {
+                    reasons.put(
+                            new String(letter.headers()
+                                    .lastHeader(DeadLetter.SOURCE_KEY)
+                                    .value()),
+                            new String(letter.headers()
+                                    .lastHeader(DeadLetter.REASON)
+                                    .value()));
+                }
+            }
+        }
+        assertEquals(Set.of("garbage", "from-the-future"), reasons.keySet(), reasons.toString());
+        assertTrue(reasons.get("from-the-future").contains("schema version 2"), reasons.toString());
+        System.out.printf(
+                "fault: poison on the pairings and games topics: both in %s with their reasons, the next"
+                        + " tournament played its %d games%n",
+                Topics.DEAD_LETTERS, records.size());
+    }
+
+    private static Properties kafka() {
+        Properties props = new Properties();
+        props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
+        return props;
+    }
+
+    private static KafkaProducer<String, byte[]> producer() {
+        return new KafkaProducer<>(kafka(), new StringSerializer(), new ByteArraySerializer());
+    }
+
+    /** Submits a tournament of {@link #GAMES} games between the steady fakes; returns its id. */
+    private static String submit(String name) throws Exception {
+        Path file = dir.resolve(name.replace(' ', '-') + ".yaml");
+        Files.writeString(
+                file,
+                String.join(
+                        "\n",
+                        "name: " + name,
+                        "variant: minishogi",
+                        "catalog: fakes.yaml",
+                        "rounds: " + GAMES / 2,
+                        "games: 2",
+                        "concurrency: 4",
+                        "time-control: byoyomi 1",
+                        "adjudication: {move-limit: 40}",
+                        "engines: [steady-a, steady-b]",
+                        ""));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Taikai.run(
+                System.in,
+                new PrintWriter(out, true),
+                new PrintWriter(err, true),
+                "cluster",
+                "submit",
+                "--dir",
+                cluster.directory().toString(),
+                "--detach",
+                file.toString());
+        assertEquals(0, code, err.toString());
+        return out.toString().trim();
+    }
+
+    /**
+     * Waits for the tournament to finish and checks that it counted exactly its planned games, each game
+     * id once; keeps its standings for the scheduler restart test.
+     */
+    private static List<GameRecord> finish(String id) throws Exception {
+        await("tournament " + id + " finishes", Duration.ofSeconds(240), () -> {
+            try {
+                return scheduler.state(id).getStatus() == Status.STATUS_FINISHED;
+            } catch (java.io.IOException e) {
+                return false; // the scheduler is restarting
+            }
+        });
+        TournamentState state = scheduler.state(id);
+        assertEquals(GAMES, state.getPlannedGames());
+        assertEquals(GAMES, state.getFinishedGames(), "games counted");
+        List<GameRecord> records = scheduler.records(id, 0, 1000).getRecordsList();
+        assertEquals(GAMES, records.size(), "records kept");
+        Set<String> ids = new HashSet<>();
+        for (GameRecord record : records) {
+            assertTrue(ids.add(record.getAssignment().getGameId()), "counted twice: " + record.getAssignment());
+        }
+        standings.put(id, standingsOf(id));
+        return records;
+    }
+
+    private static String standingsOf(String id) throws Exception {
+        return ClusterProbe.get(cluster.scheduler().http() + "/api/tournaments/" + id + "/standings");
+    }
+
+    /** The engine processes a worker runs now. */
+    private static List<ProcessHandle> engines(LocalCluster.Member worker) {
+        return ProcessHandle.of(worker.pid())
+                .map(p -> p.children().filter(ProcessHandle::isAlive).toList())
+                .orElse(List.of());
+    }
+
+    /** Games a referee's log shows started and not finished. */
+    private static Set<String> unfinishedGames(Path log) throws Exception {
+        Set<String> games = new HashSet<>();
+        for (String line : Files.readAllLines(log)) {
+            int at = line.indexOf("game ");
+            if (at < 0) {
+                continue;
+            }
+            int colon = line.indexOf(':', at + 5);
+            if (colon < 0) {
+                continue;
+            }
+            String game = line.substring(at + 5, colon);
+            if (line.endsWith(") started")) {
+                games.add(game);
+            } else if (line.contains(" by ") && line.contains(" plies ")) {
+                games.remove(game);
+            }
+        }
+        return games;
+    }
+
+    private static final DateTimeFormatter LOG_TIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'");
+
+    /** When (epoch ms) the referee logged that it was assigned pairing partitions. */
+    private static List<Long> assigned(Path log) throws Exception {
+        List<Long> times = new ArrayList<>();
+        for (String line : Files.readAllLines(log)) {
+            if (line.contains("pairing partitions assigned")) {
+                times.add(LocalDateTime.parse(line.substring(0, 24), LOG_TIME)
+                        .atZone(ZoneId.systemDefault())
+                        .toInstant()
+                        .toEpochMilli());
+            }
+        }
+        return times;
+    }
+}
