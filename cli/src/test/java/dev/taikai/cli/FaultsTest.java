@@ -17,6 +17,12 @@ import dev.taikai.proto.tournament.v1.Status;
 import dev.taikai.proto.tournament.v1.TournamentState;
 import dev.taikai.referee.messages.DeadLetter;
 import dev.taikai.referee.messages.Topics;
+import grpc.health.v1.HealthGrpc;
+import grpc.health.v1.HealthOuterClass.HealthCheckRequest;
+import grpc.health.v1.HealthOuterClass.HealthCheckResponse.ServingStatus;
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.NettyChannelBuilder;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -32,6 +38,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
@@ -93,6 +100,14 @@ class FaultsTest {
     static void down() throws Exception {
         if (cluster != null) {
             cluster.stop(Duration.ofSeconds(40));
+            // the services' logs outlive the temporary directory, for whoever reads a failure
+            Path logs = Path.of("target", "faults-logs");
+            Files.createDirectories(logs);
+            try (var files = Files.list(cluster.directory())) {
+                for (Path log : files.filter(f -> f.toString().endsWith(".log")).toList()) {
+                    Files.copy(log, logs.resolve(log.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+                }
+            }
         }
     }
 
@@ -294,6 +309,105 @@ class FaultsTest {
                 "fault: poison on the pairings and games topics: both in %s with their reasons, the next"
                         + " tournament played its %d games%n",
                 Topics.DEAD_LETTERS, records.size());
+    }
+
+    @Test
+    @Order(7)
+    void aRefereeStoppedGracefullyFinishesItsGamesAndSaysSoFirst() throws Exception {
+        String id = submit("referee stopped");
+        LocalCluster.Member referee = cluster.member("referee-2");
+        await(
+                "referee-2 plays a game",
+                Duration.ofSeconds(60),
+                () -> metric(referee, "taikai_referee_games_active", "") > 0);
+        Shutdown seen = terminate(referee);
+        Set<String> unfinished = unfinishedGames(cluster.directory().resolve("referee-2.log"));
+        cluster.restart("referee-2", READY);
+        finish(id);
+        assertTrue(seen.notServingWhileAlive(), "gRPC health said NOT_SERVING before the listener closed");
+        assertFalse(seen.readyWhileDraining(), "HTTP readiness said ready while draining");
+        assertEquals(Set.of(), unfinished, "every game referee-2 had started was finished by it");
+        System.out.printf(
+                "fault: referee SIGTERM: NOT_SERVING after %d ms, exited after %d ms with every game it had started"
+                        + " finished; %d of %d games counted once%n",
+                seen.notServingAfterMillis(), seen.exitedAfterMillis(), GAMES, GAMES);
+    }
+
+    @Test
+    @Order(8)
+    void aWorkerStoppedGracefullyLetsItsGamesEndAndLosesNone() throws Exception {
+        String id = submit("worker stopped");
+        LocalCluster.Member worker = cluster.member("worker-2");
+        await(
+                "worker-2 hosts engines while games are in play",
+                Duration.ofSeconds(60),
+                () -> engines(worker).size() >= 2 && metric(cluster, "referee", "taikai_referee_games_active") > 0);
+        List<ProcessHandle> engines = engines(worker);
+        double abortedBefore = metric(cluster, "referee", "taikai_referee_games_aborted_total");
+        Shutdown seen = terminate(worker);
+        cluster.restart("worker-2", READY);
+        finish(id);
+        double aborted = metric(cluster, "referee", "taikai_referee_games_aborted_total") - abortedBefore;
+        assertTrue(seen.notServingWhileAlive(), "gRPC health said NOT_SERVING before the listener closed");
+        assertFalse(seen.readyWhileDraining(), "HTTP readiness said ready while draining");
+        assertEquals(0, aborted, "no game attempt lost to the worker's shutdown");
+        assertTrue(engines.stream().noneMatch(ProcessHandle::isAlive), "engines of the stopped worker");
+        System.out.printf(
+                "fault: worker SIGTERM: NOT_SERVING after %d ms, exited after %d ms, %.0f games aborted, %d of %d"
+                        + " games counted once%n",
+                seen.notServingAfterMillis(), seen.exitedAfterMillis(), aborted, GAMES, GAMES);
+    }
+
+    /** What a member showed between SIGTERM and its exit. */
+    private record Shutdown(
+            boolean notServingWhileAlive,
+            long notServingAfterMillis,
+            boolean readyWhileDraining,
+            long exitedAfterMillis) {}
+
+    /** Sends SIGTERM and watches gRPC health and HTTP readiness until the process has exited. */
+    private static Shutdown terminate(LocalCluster.Member member) throws Exception {
+        ProcessHandle process = ProcessHandle.of(member.pid()).orElseThrow();
+        ManagedChannel channel =
+                NettyChannelBuilder.forTarget(member.grpc()).usePlaintext().build();
+        try {
+            HealthGrpc.HealthBlockingStub health = HealthGrpc.newBlockingStub(channel);
+            assertEquals(
+                    ServingStatus.SERVING,
+                    grpcHealth(health.withDeadlineAfter(20, TimeUnit.SECONDS)),
+                    member.name() + " serves before SIGTERM");
+            long start = System.nanoTime();
+            process.destroy();
+            boolean notServing = false;
+            long notServingAt = -1;
+            boolean readyWhileDraining = false;
+            long deadline = start + Duration.ofSeconds(60).toNanos();
+            while (process.isAlive() && System.nanoTime() < deadline) {
+                ServingStatus status = grpcHealth(health.withDeadlineAfter(1, TimeUnit.SECONDS));
+                boolean alive = process.isAlive();
+                if (alive && status == ServingStatus.NOT_SERVING && !notServing) {
+                    notServing = true;
+                    notServingAt = (System.nanoTime() - start) / 1_000_000;
+                }
+                if (notServing && ClusterProbe.status(member.http() + "/q/health/ready") == 200) {
+                    readyWhileDraining = true;
+                }
+                Thread.sleep(20);
+            }
+            assertFalse(process.isAlive(), member.name() + " still runs a minute after SIGTERM");
+            return new Shutdown(notServing, notServingAt, readyWhileDraining, (System.nanoTime() - start) / 1_000_000);
+        } finally {
+            channel.shutdownNow();
+        }
+    }
+
+    /** The member's overall gRPC health, or UNKNOWN when it does not answer. */
+    private static ServingStatus grpcHealth(HealthGrpc.HealthBlockingStub health) {
+        try {
+            return health.check(HealthCheckRequest.newBuilder().build()).getStatus();
+        } catch (StatusRuntimeException e) {
+            return ServingStatus.UNKNOWN;
+        }
     }
 
     private static Properties kafka() {

@@ -49,6 +49,7 @@ public final class EngineHost implements AutoCloseable {
     private final Timeouts timeouts;
     private final HostListener listener;
     private final Set<HostedSession> sessions = ConcurrentHashMap.newKeySet();
+    private final Set<Runnable> drainActions = ConcurrentHashMap.newKeySet();
     private volatile boolean draining;
 
     public EngineHost(String workerId, Catalog catalog, int slots, Timeouts timeouts, HostListener listener) {
@@ -158,9 +159,25 @@ public final class EngineHost implements AutoCloseable {
         return draining;
     }
 
-    /** Takes no new sessions from now on; the running ones go on until their callers end them. */
+    /**
+     * Takes no new sessions from now on and tells the callers registered with {@link #onDrain}; the running
+     * sessions go on until their callers end them.
+     */
     public void drain() {
         draining = true;
+        drainActions.forEach(Runnable::run);
+    }
+
+    /**
+     * Runs {@code action} when the host starts to drain (at once if it already does), so that a caller
+     * between games can end its session early; the returned handle unregisters it.
+     */
+    public Runnable onDrain(Runnable action) {
+        drainActions.add(action);
+        if (draining) {
+            action.run();
+        }
+        return () -> drainActions.remove(action);
     }
 
     /** Drains and kills every engine. */

@@ -5,12 +5,16 @@ import dev.taikai.enginehost.catalog.Catalog;
 import dev.taikai.enginehost.config.ConfigException;
 import dev.taikai.enginehost.host.EngineHost;
 import dev.taikai.enginehost.usi.Timeouts;
+import grpc.health.v1.HealthOuterClass.HealthCheckResponse.ServingStatus;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.grpc.runtime.health.GrpcHealthStorage;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import java.nio.file.Path;
 import java.util.Optional;
@@ -25,6 +29,9 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class WorkerApplication {
     private static final Logger LOG = Logger.getLogger(WorkerApplication.class);
+
+    @Inject
+    Instance<GrpcHealthStorage> grpcHealth;
 
     @ConfigProperty(name = "taikai.worker.id")
     String workerId;
@@ -65,6 +72,11 @@ public class WorkerApplication {
     }
 
     void stopping(@Observes ShutdownEvent event) {
+        // gRPC health says NOT_SERVING before anything stops, so balancers and probes move away first
+        grpcHealth.stream().forEach(health -> {
+            health.setStatus(GrpcHealthStorage.DEFAULT_SERVICE_NAME, ServingStatus.NOT_SERVING);
+            health.getStatuses().keySet().forEach(name -> health.setStatus(name, ServingStatus.NOT_SERVING));
+        });
         if (host == null) {
             return;
         }

@@ -37,6 +37,10 @@ final class SessionStream implements StreamObserver<SessionRequest> {
     private final ExecutorService thread;
     private volatile HostedSession session;
     private volatile boolean ended;
+    /** Between new_game and game_over; a draining worker ends sessions that are not. */
+    private volatile boolean inGame;
+
+    private volatile Runnable stopWatchingDrain;
 
     SessionStream(EngineHost host, ServerCallStreamObserver<SessionEvent> events) {
         this.host = host;
@@ -46,16 +50,32 @@ final class SessionStream implements StreamObserver<SessionRequest> {
             t.setDaemon(true);
             return t;
         });
+        stopWatchingDrain = host.onDrain(() -> run(this::endIfIdle));
         events.setOnCancelHandler(this::release);
+    }
+
+    /** Runs {@code step} on the session's thread, after the requests before it; nothing once it has ended. */
+    private void run(Runnable step) {
+        try {
+            thread.execute(step);
+        } catch (RejectedExecutionException e) {
+            // the session has already ended
+        }
+    }
+
+    /** On a draining worker: ends the session unless a game is in play (that one ends at its game_over). */
+    private void endIfIdle() {
+        if (!inGame && !ended) {
+            release();
+            finish(Status.UNAVAILABLE
+                    .withDescription("worker " + host.workerId() + " is shutting down")
+                    .asRuntimeException());
+        }
     }
 
     @Override
     public void onNext(SessionRequest request) {
-        try {
-            thread.execute(() -> handle(request));
-        } catch (RejectedExecutionException e) {
-            // the session has already ended; later requests have nobody to answer them
-        }
+        run(() -> handle(request));
     }
 
     @Override
@@ -83,6 +103,7 @@ final class SessionStream implements StreamObserver<SessionRequest> {
             switch (request.getCommandCase()) {
                 case START -> start(request.getRequestId(), request.getStart());
                 case NEW_GAME -> {
+                    inGame = true;
                     Optional<EngineFailure> failure = started("new_game").newGame();
                     if (failure.isPresent()) {
                         fail(request.getRequestId(), failure.get());
@@ -111,7 +132,11 @@ final class SessionStream implements StreamObserver<SessionRequest> {
                                     request.getGameOver().getEnd()));
                     send(SessionEvent.newBuilder()
                             .setRequestId(request.getRequestId())
-                            .setAcknowledged(Acknowledged.getDefaultInstance()));
+                            .setAcknowledged(Acknowledged.newBuilder().setSessionEnds(host.draining())));
+                    inGame = false;
+                    if (host.draining()) {
+                        endIfIdle();
+                    }
                 }
                 default -> throw new IllegalArgumentException("request " + request.getRequestId() + " has no command");
             }
@@ -208,6 +233,10 @@ final class SessionStream implements StreamObserver<SessionRequest> {
     /** Kills the engine and frees its slot; no request is carried out after this. */
     private void release() {
         ended = true;
+        Runnable stopWatching = stopWatchingDrain;
+        if (stopWatching != null) {
+            stopWatching.run();
+        }
         HostedSession current = session;
         if (current != null) {
             current.close();

@@ -160,6 +160,39 @@ class EngineWorkerServiceTest {
     }
 
     @Test
+    void aDrainingWorkerEndsIdleSessionsAtOnceAndPlayingOnesAfterTheirGame() throws Exception {
+        Session idle = new Session();
+        Session playing = new Session();
+        assertTrue(idle.call(start("fake")).hasStarted());
+        assertTrue(playing.call(start("fake")).hasStarted());
+        assertTrue(playing.call(SessionRequest.newBuilder().setNewGame(NewGame.getDefaultInstance()))
+                .hasReady());
+
+        host.drain();
+        Object ended = idle.events.poll(10, TimeUnit.SECONDS);
+        Status status = Status.fromThrowable(assertInstanceOf(StatusRuntimeException.class, ended));
+        assertEquals(Status.Code.UNAVAILABLE, status.getCode());
+        assertTrue(status.getDescription().contains("worker w1 is shutting down"), status.toString());
+        assertTrue(playing.call(go(START, List.of())).hasBestMove(), "the game in play goes on");
+        SessionEvent ack = playing.call(
+                SessionRequest.newBuilder().setGameOver(GameOver.newBuilder().setEnd(GameOver.End.END_DRAW)));
+        assertTrue(ack.getAcknowledged().getSessionEnds(), "the caller learns the session ends: " + ack);
+        Object after = playing.events.poll(10, TimeUnit.SECONDS);
+        assertEquals(
+                Status.Code.UNAVAILABLE,
+                Status.fromThrowable(assertInstanceOf(StatusRuntimeException.class, after))
+                        .getCode());
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (host.freeSlots() < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(20);
+        }
+        assertEquals(2, host.freeSlots(), "both engines gone (capacity reports 0 free while draining)");
+        assertEquals(0, free());
+        Status refused = new Session().callFails(start("fake"));
+        assertEquals(Status.Code.UNAVAILABLE, refused.getCode(), refused.toString());
+    }
+
+    @Test
     void sessionsBeyondTheSlotsAreRefusedAndUnknownEnginesAreNotFound() throws Exception {
         Session first = new Session();
         Session second = new Session();

@@ -7,13 +7,16 @@ import dev.taikai.referee.live.LiveGames;
 import dev.taikai.referee.remote.RemoteGames;
 import dev.taikai.referee.remote.SessionPool;
 import dev.taikai.referee.remote.WorkerPool;
+import grpc.health.v1.HealthOuterClass.HealthCheckResponse.ServingStatus;
 import io.grpc.netty.NettyChannelBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.quarkus.grpc.runtime.health.GrpcHealthStorage;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -40,6 +43,9 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class RefereeApplication {
     private static final Logger LOG = Logger.getLogger(RefereeApplication.class);
+
+    @Inject
+    Instance<GrpcHealthStorage> grpcHealth;
 
     @ConfigProperty(name = "taikai.referee.id")
     String refereeId;
@@ -78,6 +84,7 @@ public class RefereeApplication {
     private PairingConsumer consumer;
     private KafkaProducer<String, byte[]> producer;
     private ScheduledExecutorService housekeeping;
+    private volatile boolean draining;
 
     @Produces
     @Singleton
@@ -152,9 +159,9 @@ public class RefereeApplication {
         thread.start();
     }
 
-    /** True once the consumer runs; for the readiness check. */
+    /** True once the consumer runs and until shutdown begins; for the readiness check. */
     boolean serving() {
-        return consumer != null;
+        return consumer != null && !draining;
     }
 
     int running() {
@@ -162,6 +169,12 @@ public class RefereeApplication {
     }
 
     void stop(@Observes ShutdownEvent event) {
+        draining = true;
+        // gRPC health says NOT_SERVING before anything stops, so balancers and probes move away first
+        grpcHealth.stream().forEach(health -> {
+            health.setStatus(GrpcHealthStorage.DEFAULT_SERVICE_NAME, ServingStatus.NOT_SERVING);
+            health.getStatuses().keySet().forEach(name -> health.setStatus(name, ServingStatus.NOT_SERVING));
+        });
         if (consumer == null) {
             return;
         }

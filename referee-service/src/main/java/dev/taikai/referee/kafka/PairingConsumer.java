@@ -105,6 +105,10 @@ public final class PairingConsumer implements Runnable, AutoCloseable {
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, String.valueOf(Math.max(1, capacity)));
+        // a replica joining or leaving moves only the partitions it must, so fewer games are played twice
+        props.put(
+                ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+                org.apache.kafka.clients.consumer.CooperativeStickyAssignor.class.getName());
         this.consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
         this.producer = producer;
         this.statuses = statuses;

@@ -51,6 +51,10 @@ public final class RemoteGames {
                     sente.session().workerId(),
                     "");
         }
+        // waiting for the second engine may take a while: a worker that began to drain meanwhile has ended
+        // the first session (it was not in a game yet), so take another before the game begins
+        sente = usableOrAgain(sente, pairing.sente(), variant, gote);
+        gote = usableOrAgain(gote, pairing.gote(), variant, sente);
         GameRecord record;
         try {
             record = GameHost.play(pairing.game(), sente.session(), gote.session(), transportAllowanceNanos, observer);
@@ -67,6 +71,31 @@ public final class RemoteGames {
                 refereeId,
                 sente.session().workerId(),
                 gote.session().workerId());
+    }
+
+    /**
+     * {@code opened} when its session can still play, otherwise a new session for {@code engine}; when that
+     * cannot be had, {@code other} is given up too and the attempt abandoned ({@link WorkerLost}).
+     */
+    private RemoteSession.Opened usableOrAgain(
+            RemoteSession.Opened opened,
+            Pairing.Engine engine,
+            dev.taikai.rules.Variant variant,
+            RemoteSession.Opened other) {
+        if (opened.session().usable()) {
+            return opened;
+        }
+        opened.session().close();
+        try {
+            RemoteSession.Opened again = sessions.borrow(engine, variant);
+            if (again.failure() != null) {
+                throw new WorkerLost("engine " + engine.engineId() + " failed to start again after its worker drained");
+            }
+            return again;
+        } catch (RuntimeException e) {
+            other.session().cancel("game abandoned");
+            throw e;
+        }
     }
 
     private dev.taikai.proto.common.v1.GameRecord forfeit(

@@ -54,6 +54,8 @@ public final class RemoteSession implements EngineSession {
     private long nextRequest = 1;
     private volatile EngineFailure failure;
     private volatile boolean closed;
+    /** The worker ended the stream (it failed, or its worker drains or died). */
+    private volatile boolean ended;
 
     private RemoteSession(String workerId, String engineId) {
         this.workerId = workerId;
@@ -150,12 +152,20 @@ public final class RemoteSession implements EngineSession {
         SessionEvent answer = call(
                 SessionRequest.newBuilder().setGameOver(GameOver.newBuilder().setEnd(WorkerMessages.toProto(end))),
                 READY_MILLIS);
+        if (answer.getAcknowledged().getSessionEnds()) {
+            ended = true; // the worker drains: this session will not play another game
+        }
         return answer.hasFailure() ? Optional.of(failure) : Optional.empty();
     }
 
     @Override
     public Optional<EngineFailure> failure() {
         return Optional.ofNullable(failure);
+    }
+
+    /** True while the session can play another game: open on both sides, its engine healthy. */
+    public boolean usable() {
+        return !closed && !ended && failure == null;
     }
 
     /** Ends the stream; the worker kills the engine and frees its slot. */
@@ -247,11 +257,13 @@ public final class RemoteSession implements EngineSession {
 
         @Override
         public void onError(Throwable t) {
+            ended = true;
             answers.add(t);
         }
 
         @Override
         public void onCompleted() {
+            ended = true;
             answers.add(END);
         }
     }

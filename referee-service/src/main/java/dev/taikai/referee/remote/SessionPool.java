@@ -45,7 +45,7 @@ public final class SessionPool implements AutoCloseable {
             Deque<Idle> waiting = idle.get(key);
             while (waiting != null && !waiting.isEmpty()) {
                 RemoteSession session = waiting.pollLast().session();
-                if (session.failure().isEmpty()) {
+                if (session.usable()) {
                     return new RemoteSession.Opened(session, null);
                 }
                 session.close();
@@ -72,7 +72,7 @@ public final class SessionPool implements AutoCloseable {
 
     /** Gives a session back after a game: kept when it is healthy and {@code reuse}, closed otherwise. */
     public void giveBack(RemoteSession session, Pairing.Engine engine, Variant variant, boolean reuse) {
-        if (!reuse || session.failure().isPresent() || idleNanos <= 0) {
+        if (!reuse || !session.usable() || idleNanos <= 0) {
             session.close();
             return;
         }

@@ -4,11 +4,14 @@ import dev.taikai.scheduler.book.Scheduler;
 import dev.taikai.scheduler.book.TournamentBook;
 import dev.taikai.scheduler.kafka.SchedulerKafka;
 import dev.taikai.scheduler.kafka.TopicSetup;
+import grpc.health.v1.HealthOuterClass.HealthCheckResponse.ServingStatus;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.grpc.runtime.health.GrpcHealthStorage;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -24,6 +27,9 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class SchedulerApplication {
     private static final Logger LOG = Logger.getLogger(SchedulerApplication.class);
+
+    @Inject
+    Instance<GrpcHealthStorage> grpcHealth;
 
     @ConfigProperty(name = "taikai.kafka.bootstrap-servers")
     String bootstrapServers;
@@ -72,6 +78,11 @@ public class SchedulerApplication {
     }
 
     void stop(@Observes ShutdownEvent event) {
+        // gRPC health says NOT_SERVING before anything stops, so balancers and probes move away first
+        grpcHealth.stream().forEach(health -> {
+            health.setStatus(GrpcHealthStorage.DEFAULT_SERVICE_NAME, ServingStatus.NOT_SERVING);
+            health.getStatuses().keySet().forEach(name -> health.setStatus(name, ServingStatus.NOT_SERVING));
+        });
         if (kafka != null) {
             kafka.close();
         }
