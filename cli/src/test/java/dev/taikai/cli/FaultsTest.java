@@ -70,6 +70,19 @@ class FaultsTest {
     /** Games of each fault's tournament: long enough (about a second each) to break one in the middle. */
     private static final int GAMES = 12;
 
+    /** The misbehaving fake engines of the engine-host issue, by catalog id. */
+    private static final Map<String, String[]> MISBEHAVING = new java.util.TreeMap<>(Map.of(
+            "resigner", new String[] {"--resign"},
+            "slowpoke", new String[] {"--think-ms", "2500"},
+            "cheater", new String[] {"--illegal-move"},
+            "crasher", new String[] {"--crash-on-go"},
+            "sleeper", new String[] {"--stall-after-go"},
+            "garbler", new String[] {"--malformed-bestmove"},
+            "boaster", new String[] {"--win"},
+            "flooder", new String[] {"--flood", "8"},
+            "rambler", new String[] {"--huge-line", "2"},
+            "mute", new String[] {"--no-usiok"}));
+
     @TempDir
     static Path dir;
 
@@ -84,7 +97,12 @@ class FaultsTest {
                 dir.resolve("fakes.yaml"),
                 "engines:\n"
                         + Tournaments.fakeEntry("steady-a", "--seed", "1", "--think-ms", "20")
-                        + Tournaments.fakeEntry("steady-b", "--seed", "2", "--think-ms", "20"));
+                        + Tournaments.fakeEntry("steady-b", "--seed", "2", "--think-ms", "20")
+                        + String.join(
+                                "",
+                                MISBEHAVING.entrySet().stream()
+                                        .map(e -> Tournaments.fakeEntry(e.getKey(), e.getValue()))
+                                        .toList()));
         cluster = LocalCluster.start(
                 ROOT,
                 dir.resolve("cluster"),
@@ -356,6 +374,105 @@ class FaultsTest {
                 "fault: worker SIGTERM: NOT_SERVING after %d ms, exited after %d ms, %.0f games aborted, %d of %d"
                         + " games counted once%n",
                 seen.notServingAfterMillis(), seen.exitedAfterMillis(), aborted, GAMES, GAMES);
+    }
+
+    @Test
+    @Order(9)
+    void misbehavingEnginesEndTheirGamesAsOnOneMachineAndTheServicesStayHealthy() throws Exception {
+        Path file = dir.resolve("misbehaving.yaml");
+        Files.writeString(
+                file,
+                String.join(
+                        "\n",
+                        "name: misbehaving",
+                        "variant: minishogi",
+                        "catalog: fakes.yaml",
+                        "format: gauntlet",
+                        "seeds: 1",
+                        "games: 2",
+                        "concurrency: 4",
+                        "time-control: byoyomi 1",
+                        "adjudication: {move-limit: 40}",
+                        "output: local-misbehaving",
+                        "engines: [steady-a, " + String.join(", ", MISBEHAVING.keySet()) + "]",
+                        ""));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Taikai.run(
+                System.in,
+                new PrintWriter(out, true),
+                new PrintWriter(err, true),
+                "cluster",
+                "submit",
+                "--dir",
+                cluster.directory().toString(),
+                file.toString());
+        assertEquals(0, code, err + "\n" + out);
+        String id = err.toString()
+                .substring(err.toString().indexOf("tournament ") + 11)
+                .split(" ")[0];
+        Map<String, String> clusterEndings = new java.util.TreeMap<>();
+        Set<String> noisy = new HashSet<>(); // games of engines that only talk too much: their moves decide
+        for (GameRecord record : scheduler.records(id, 0, 1000).getRecordsList()) {
+            var game = record.getAssignment();
+            if (Set.of("flooder", "rambler").contains(game.getSente().getName())
+                    || Set.of("flooder", "rambler").contains(game.getGote().getName())) {
+                noisy.add(game.getLocalId());
+            }
+            clusterEndings.put(
+                    record.getAssignment().getLocalId(),
+                    record.getTermination()
+                                    .name()
+                                    .substring("TERMINATION_".length())
+                                    .toLowerCase() + " "
+                            + record.getResult()
+                                    .name()
+                                    .substring("RESULT_".length())
+                                    .toLowerCase()
+                                    .replace("_wins", ""));
+        }
+        assertEquals(
+                0,
+                Taikai.run(
+                        System.in,
+                        new PrintWriter(new StringWriter()),
+                        new PrintWriter(new StringWriter()),
+                        "run",
+                        file.toString()));
+        Map<String, String> localEndings = new java.util.TreeMap<>();
+        for (var game : Tournaments.results(dir.resolve("local-misbehaving")).get("games")) {
+            localEndings.put(
+                    game.get("id").asText(),
+                    game.get("termination").asText() + " " + game.get("result").asText());
+        }
+        assertEquals(2 * MISBEHAVING.size(), clusterEndings.size());
+        for (String game : noisy) {
+            String ending = clusterEndings.remove(game);
+            localEndings.remove(game);
+            assertTrue(
+                    ending.startsWith("checkmate")
+                            || ending.startsWith("adjudication")
+                            || ending.startsWith("repetition"),
+                    "a flood of output costs nothing: " + game + " " + ending);
+        }
+        assertEquals(4, noisy.size());
+        assertEquals(localEndings, clusterEndings, "the same ending for every game as on one machine");
+
+        for (LocalCluster.Member member : cluster.members()) {
+            if (!member.role().equals("kafka")) {
+                assertTrue(ClusterProbe.get(member.http() + "/q/health").contains("\"status\": \"UP\""), member.name());
+            }
+        }
+        await(
+                "the workers' engines end with their idle sessions",
+                Duration.ofSeconds(30),
+                () -> cluster.members().stream()
+                        .filter(m -> m.role().equals("worker"))
+                        .allMatch(m -> engines(m).isEmpty()));
+        System.out.printf(
+                "fault: %d misbehaving engines through the cluster: each of their %d games ended as on one machine"
+                        + " (%s); all services healthy, no engine left%n",
+                MISBEHAVING.size(), clusterEndings.size(), new java.util.TreeSet<>(clusterEndings.values()));
     }
 
     /** What a member showed between SIGTERM and its exit. */
