@@ -64,7 +64,7 @@ cpu_table=$(join <(sort "$out/cpu-before") <(sort "$out/cpu-after") | while read
   awk -v n="$name" -v b="$before" -v a="$after" -v t="$ticks" 'BEGIN { printf "%s %.1f\n", n, (a - b) / t }'
 done)
 url=$(sed -n 's/^Records: //p' "$out/cluster.txt")
-curl -s "$url?limit=1000" > "$out/records-1.json"
+curl -s -H "Authorization: Bearer $(cat "$out/cluster/access/viewer.token")" "$url?limit=1000" > "$out/records-1.json"
 if [ "$games" -gt 1000 ]; then
   echo "bench/distributed.sh reads at most 1000 records" >&2
 fi

@@ -1,5 +1,6 @@
 package dev.taikai.cli;
 
+import dev.taikai.access.Role;
 import dev.taikai.cli.cluster.LocalCluster;
 import dev.taikai.cli.cluster.SchedulerClient;
 import dev.taikai.cli.run.Report;
@@ -207,7 +208,7 @@ final class ClusterCommand implements Runnable {
             }
             PrintWriter out = spec.commandLine().getOut();
             PrintWriter err = spec.commandLine().getErr();
-            SchedulerClient scheduler = new SchedulerClient(cluster.scheduler().http());
+            SchedulerClient scheduler = new SchedulerClient(cluster.scheduler().http(), cluster.token(Role.ADMIN));
             TournamentState state;
             try {
                 state = scheduler.create(TournamentMessages.toProto(plan.spec()).toBuilder()

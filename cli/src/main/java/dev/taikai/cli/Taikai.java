@@ -24,6 +24,7 @@ import picocli.CommandLine.Command;
             EngineCommand.class,
             MakeOpeningsCommand.class,
             ClusterCommand.class,
+            TokenCommand.class,
             CommandLine.HelpCommand.class
         },
         footer = {"", "Run 'taikai <command> --help' for the options of a command."})

@@ -14,15 +14,21 @@ final class ClusterProbe {
     private static final HttpClient HTTP =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
+    /** The token sent with every request (the cluster's viewer token). */
+    private static volatile String token;
+
     private ClusterProbe() {}
 
+    static void useToken(String viewerToken) {
+        token = viewerToken;
+    }
+
     static String get(String url) throws IOException, InterruptedException {
-        return HTTP.send(
-                        HttpRequest.newBuilder(URI.create(url))
-                                .timeout(Duration.ofSeconds(10))
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString())
-                .body();
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString()).body();
     }
 
     /** The HTTP status of {@code url}, or -1 when nothing answers. */

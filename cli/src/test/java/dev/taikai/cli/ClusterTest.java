@@ -4,17 +4,30 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.taikai.access.Role;
+import dev.taikai.access.Tokens;
+import dev.taikai.access.grpc.BearerToken;
 import dev.taikai.cli.cluster.LocalCluster;
 import dev.taikai.cli.cluster.SchedulerClient;
 import dev.taikai.cli.run.Tournaments;
 import dev.taikai.proto.common.v1.GameRecord;
 import dev.taikai.proto.common.v1.MoveRecord;
 import dev.taikai.proto.common.v1.Termination;
+import dev.taikai.proto.scheduler.v1.CancelTournamentRequest;
+import dev.taikai.proto.scheduler.v1.ListTournamentsRequest;
+import dev.taikai.proto.scheduler.v1.SchedulerGrpc;
 import dev.taikai.proto.tournament.v1.Status;
 import dev.taikai.proto.tournament.v1.TournamentState;
+import dev.taikai.proto.worker.v1.EngineWorkerGrpc;
+import dev.taikai.proto.worker.v1.SessionEvent;
+import dev.taikai.proto.worker.v1.SessionRequest;
+import dev.taikai.proto.worker.v1.StartEngine;
 import dev.taikai.rules.Game;
 import dev.taikai.rules.Sfen;
 import dev.taikai.rules.Variant;
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import io.grpc.netty.NettyChannelBuilder;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URI;
@@ -27,6 +40,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -63,7 +77,8 @@ class ClusterTest {
         Files.writeString(
                 dir.resolve("cluster").resolve("catalog.path"),
                 dir.resolve("fakes.yaml").toString());
-        scheduler = new SchedulerClient(cluster.scheduler().http());
+        scheduler = new SchedulerClient(cluster.scheduler().http(), cluster.token(Role.ADMIN));
+        ClusterProbe.useToken(cluster.token(Role.VIEWER));
     }
 
     @AfterAll
@@ -247,6 +262,131 @@ class ClusterTest {
         assertTrue(later.getFinishedGames() < later.getPlannedGames());
     }
 
+    @Test
+    void everyEndpointWantsATokenOfTheRightRoleAndNoSecretIsLogged() throws Exception {
+        String viewer = cluster.token(Role.VIEWER);
+        String worker = cluster.token(Role.WORKER);
+        String referee = cluster.token(Role.REFEREE);
+        String api = cluster.scheduler().http() + "/api/tournaments";
+        assertEquals(401, status("GET", api, null));
+        assertEquals(401, status("GET", api, "not-a-token"));
+        assertEquals(200, status("GET", api, viewer));
+        assertEquals(403, status("POST", api, viewer), "a viewer reads only");
+        assertEquals(403, status("GET", api, worker), "a worker calls nothing");
+        assertEquals(403, status("DELETE", api + "/anything", referee));
+        for (LocalCluster.Member member : cluster.members()) {
+            if (member.role().equals("kafka")) {
+                continue;
+            }
+            assertEquals(401, status("GET", member.http() + "/q/metrics", null), member.name());
+            assertEquals(403, status("GET", member.http() + "/q/metrics", worker), member.name());
+            assertEquals(200, status("GET", member.http() + "/q/metrics", viewer), member.name());
+            assertEquals(200, status("GET", member.http() + "/q/health/ready", null), "probes need no secret");
+        }
+
+        ManagedChannel scheduler = NettyChannelBuilder.forTarget(
+                        cluster.scheduler().grpc())
+                .usePlaintext()
+                .build();
+        ManagedChannel worker1 = NettyChannelBuilder.forTarget(
+                        cluster.member("worker-1").grpc())
+                .usePlaintext()
+                .build();
+        try {
+            var list = SchedulerGrpc.newBlockingStub(scheduler).withDeadlineAfter(20, TimeUnit.SECONDS);
+            assertEquals(
+                    io.grpc.Status.Code.UNAUTHENTICATED,
+                    code(() -> list.listTournaments(ListTournamentsRequest.getDefaultInstance())));
+            assertEquals(
+                    io.grpc.Status.Code.PERMISSION_DENIED,
+                    code(() -> list.withCallCredentials(new BearerToken(viewer))
+                            .cancelTournament(CancelTournamentRequest.newBuilder()
+                                    .setTournamentId("x")
+                                    .build())));
+            list.withCallCredentials(new BearerToken(viewer))
+                    .listTournaments(ListTournamentsRequest.getDefaultInstance());
+            // a worker's token cannot open sessions on another worker (nor can a viewer's)
+            for (String token : List.of(worker, viewer)) {
+                var events = new java.util.concurrent.LinkedBlockingQueue<Object>();
+                var requests = EngineWorkerGrpc.newStub(worker1)
+                        .withCallCredentials(new BearerToken(token))
+                        .session(new io.grpc.stub.StreamObserver<SessionEvent>() {
+                            public void onNext(SessionEvent value) {
+                                events.add(value);
+                            }
+
+                            public void onError(Throwable t) {
+                                events.add(t);
+                            }
+
+                            public void onCompleted() {
+                                events.add("completed");
+                            }
+                        });
+                requests.onNext(SessionRequest.newBuilder()
+                        .setRequestId(1)
+                        .setStart(StartEngine.newBuilder().setEngineId("fake-a"))
+                        .build());
+                Object answer = events.poll(20, TimeUnit.SECONDS);
+                assertEquals(
+                        io.grpc.Status.Code.PERMISSION_DENIED,
+                        io.grpc.Status.fromThrowable((Throwable) answer).getCode());
+            }
+        } finally {
+            scheduler.shutdownNow();
+            worker1.shutdownNow();
+        }
+
+        // revoking: the viewer's line leaves the tokens file, and its token stops working everywhere
+        Path tokens = dir.resolve("cluster").resolve("access").resolve("tokens");
+        List<String> lines = Files.readAllLines(tokens);
+        for (String line : lines) {
+            assertTrue(!line.contains(viewer) && !line.contains(worker) && !line.contains(referee), "hashes only");
+        }
+        String viewerHash = Tokens.hash(viewer);
+        Files.write(tokens, lines.stream().filter(l -> !l.contains(viewerHash)).toList());
+        try {
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (status("GET", api, viewer) != 401 && System.nanoTime() < deadline) {
+                Thread.sleep(100);
+            }
+            assertEquals(401, status("GET", api, viewer), "revoked");
+            assertEquals(401, status("GET", cluster.member("referee-1").http() + "/q/metrics", viewer));
+        } finally {
+            Files.write(tokens, lines);
+        }
+
+        try (var logs = Files.list(dir.resolve("cluster"))) {
+            for (Path log : logs.filter(f -> f.toString().endsWith(".log")).toList()) {
+                String text = Files.readString(log);
+                for (String secret : List.of(viewer, worker, referee, cluster.token(Role.ADMIN))) {
+                    assertTrue(!text.contains(secret), "a token in " + log.getFileName());
+                }
+            }
+        }
+    }
+
+    private static io.grpc.Status.Code code(Runnable call) {
+        try {
+            call.run();
+            return io.grpc.Status.Code.OK;
+        } catch (StatusRuntimeException e) {
+            return e.getStatus().getCode();
+        }
+    }
+
+    /** The HTTP status of a request with {@code token} as bearer (none when null). */
+    private static int status(String method, String url, String token) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url))
+                .method(method, HttpRequest.BodyPublishers.ofString(method.equals("POST") ? "{}" : ""));
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
+        return HttpClient.newHttpClient()
+                .send(request.build(), HttpResponse.BodyHandlers.discarding())
+                .statusCode();
+    }
+
     private static String tournamentId(String progress) {
         int at = progress.indexOf("tournament ");
         return progress.substring(at + "tournament ".length(), progress.indexOf(' ', at + "tournament ".length()));
@@ -263,8 +403,6 @@ class ClusterTest {
     }
 
     private static String get(String url) throws Exception {
-        HttpResponse<String> response = HttpClient.newHttpClient()
-                .send(HttpRequest.newBuilder(URI.create(url)).build(), HttpResponse.BodyHandlers.ofString());
-        return response.body();
+        return ClusterProbe.get(url);
     }
 }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.taikai.access.Role;
+import dev.taikai.access.Tokens;
 import dev.taikai.deploy.KafkaBroker;
 import java.io.IOException;
 import java.net.URI;
@@ -12,6 +14,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -49,6 +52,8 @@ public final class LocalCluster {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final String STATE = "cluster.json";
+    private static final String ACCESS = "access";
+    private static final String TOKENS = "tokens";
 
     /** How a service was started, so that it can be started again the same way. */
     private record Launch(Path app, int httpPort, int grpcPort, List<String> options) {}
@@ -86,6 +91,7 @@ public final class LocalCluster {
             }
             apps.add(app);
         }
+        Path access = issueTokens(directory);
         KafkaBroker broker = KafkaBroker.start(KafkaBroker.libs(root), directory.resolve("kafka"), 0);
         String kafka = broker.bootstrapServers();
         LocalCluster cluster = new LocalCluster(
@@ -99,13 +105,17 @@ public final class LocalCluster {
                             apps.get(0),
                             KafkaBroker.freePort(),
                             KafkaBroker.freePort(),
-                            List.of("-Dtaikai.kafka.bootstrap-servers=" + kafka)));
+                            List.of(
+                                    "-Dtaikai.kafka.bootstrap-servers=" + kafka,
+                                    "-Dtaikai.auth.tokens-file=" + access.resolve(TOKENS))));
             // the scheduler creates the topics; the others start once it is ready
             cluster.awaitReady(readyWithin);
             List<String> workerAddresses = new ArrayList<>();
             for (int i = 1; i <= shape.workers(); i++) {
-                List<String> options = new ArrayList<>(
-                        List.of("-Dtaikai.worker.id=worker-" + i, "-Dtaikai.worker.slots=" + shape.slotsPerWorker()));
+                List<String> options = new ArrayList<>(List.of(
+                        "-Dtaikai.worker.id=worker-" + i,
+                        "-Dtaikai.worker.slots=" + shape.slotsPerWorker(),
+                        "-Dtaikai.auth.tokens-file=" + access.resolve(TOKENS)));
                 if (shape.extraCatalog() != null) {
                     options.add("-Dtaikai.worker.catalog=" + shape.extraCatalog());
                 }
@@ -125,7 +135,9 @@ public final class LocalCluster {
                                         "-Dtaikai.referee.id=referee-" + i,
                                         "-Dtaikai.referee.workers=" + String.join(",", workerAddresses),
                                         "-Dtaikai.referee.max-games=" + shape.gamesPerReferee(),
-                                        "-Dtaikai.kafka.bootstrap-servers=" + kafka)));
+                                        "-Dtaikai.kafka.bootstrap-servers=" + kafka,
+                                        "-Dtaikai.auth.tokens-file=" + access.resolve(TOKENS),
+                                        "-Dtaikai.referee.token-file=" + access.resolve(tokenFile(Role.REFEREE)))));
             }
             cluster.save();
             cluster.awaitReady(readyWithin);
@@ -138,6 +150,37 @@ public final class LocalCluster {
             Files.deleteIfExists(directory.resolve(STATE));
             throw e;
         }
+    }
+
+    /**
+     * Issues one token per role for this cluster: {@code access/tokens} holds their hashes (the services
+     * read it), {@code access/<role>.token} each token itself, readable by this user only. Tokens never
+     * appear on a command line.
+     */
+    private static Path issueTokens(Path directory) throws IOException {
+        Path access = directory.resolve(ACCESS);
+        Files.createDirectories(access);
+        List<String> lines = new ArrayList<>(List.of("# Taikai access tokens of this local cluster (hashes only)"));
+        for (Role role : Role.values()) {
+            String token = Tokens.newToken();
+            Path file = access.resolve(tokenFile(role));
+            Files.deleteIfExists(file);
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            Files.writeString(file, token + "\n");
+            lines.add(Tokens.line(token, role, "local-" + role.id()));
+        }
+        Files.write(access.resolve(TOKENS), lines);
+        return access;
+    }
+
+    private static String tokenFile(Role role) {
+        return role.id() + ".token";
+    }
+
+    /** This cluster's token for {@code role}. */
+    public String token(Role role) throws IOException {
+        return Files.readString(directory.resolve(ACCESS).resolve(tokenFile(role)))
+                .strip();
     }
 
     /** Starts a service and records it as a member (replacing an earlier member of that name). */

@@ -37,8 +37,12 @@ public final class SchedulerClient {
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-    public SchedulerClient(String base) {
+    private final String token;
+
+    /** @param token the bearer token sent with every request, or null to send none */
+    public SchedulerClient(String base, String token) {
         this.base = base;
+        this.token = token;
     }
 
     public TournamentState create(TournamentSpec spec) throws IOException, InterruptedException {
@@ -74,6 +78,9 @@ public final class SchedulerClient {
     }
 
     private String send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        if (token != null) {
+            request.header("Authorization", "Bearer " + token);
+        }
         HttpResponse<String> response =
                 http.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() / 100 != 2) {

@@ -1,5 +1,6 @@
 package dev.taikai.referee.app;
 
+import dev.taikai.access.grpc.BearerToken;
 import dev.taikai.referee.game.Pairing;
 import dev.taikai.referee.kafka.PairingConsumer;
 import dev.taikai.referee.kafka.TournamentStatuses;
@@ -8,6 +9,11 @@ import dev.taikai.referee.remote.RemoteGames;
 import dev.taikai.referee.remote.SessionPool;
 import dev.taikai.referee.remote.WorkerPool;
 import grpc.health.v1.HealthOuterClass.HealthCheckResponse.ServingStatus;
+import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientCall;
+import io.grpc.ClientInterceptor;
+import io.grpc.MethodDescriptor;
 import io.grpc.netty.NettyChannelBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
@@ -20,7 +26,9 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -71,6 +79,10 @@ public class RefereeApplication {
     @ConfigProperty(name = "taikai.referee.kafka-session-timeout-ms", defaultValue = "10000")
     int kafkaSessionTimeoutMillis;
 
+    /** The referee's bearer token for the workers, kept in a file (never on a command line). */
+    @ConfigProperty(name = "taikai.referee.token-file")
+    Optional<String> tokenFile;
+
     @ConfigProperty(name = "taikai.kafka.bootstrap-servers")
     String bootstrapServers;
 
@@ -102,9 +114,11 @@ public class RefereeApplication {
         producerProps.put(ProducerConfig.ACKS_CONFIG, "all");
         producer = new KafkaProducer<>(producerProps, new StringSerializer(), new ByteArraySerializer());
 
+        ClientInterceptor credentials = workerCredentials();
         workerPool = new WorkerPool(
                 workers,
                 address -> NettyChannelBuilder.forTarget(address)
+                        .intercept(credentials)
                         .usePlaintext()
                         .keepAliveTime(10, TimeUnit.SECONDS)
                         .keepAliveTimeout(5, TimeUnit.SECONDS)
@@ -138,6 +152,25 @@ public class RefereeApplication {
         LOG.infof(
                 "referee %s: up to %d games at once, workers %s, Kafka %s, transport allowance %d ms",
                 refereeId, maxGames, workers, bootstrapServers, transportAllowanceMillis);
+    }
+
+    /** Sends the referee's token with every call to a worker; no token when none is configured. */
+    private ClientInterceptor workerCredentials() {
+        if (tokenFile.isEmpty() || tokenFile.get().isBlank()) {
+            LOG.warn("taikai.referee.token-file is not set: workers that require a token will refuse this referee");
+            return new ClientInterceptor() {
+                @Override
+                public <Q, A> ClientCall<Q, A> interceptCall(
+                        MethodDescriptor<Q, A> method, CallOptions options, Channel next) {
+                    return next.newCall(method, options);
+                }
+            };
+        }
+        try {
+            return BearerToken.fromFile(Path.of(tokenFile.get())).interceptor();
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("cannot read taikai.referee.token-file: " + e.getMessage(), e);
+        }
     }
 
     private dev.taikai.proto.common.v1.GameRecord play(RemoteGames games, Pairing pairing, RefereeMetrics metrics) {

@@ -1,0 +1,103 @@
+package dev.taikai.access;
+
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The decision every adapter makes for a call: open operations pass; otherwise the bearer token must
+ * belong to a caller whose role the {@link Policy} allows. With no tokens (access control switched off by
+ * configuration) everything passes.
+ */
+public final class Gate {
+    /** The outcome of a check: who called, or why not. */
+    public sealed interface Decision {
+        /** The HTTP status that answers it: 200 to go on, 401 or 403. */
+        int httpStatus();
+
+        /** Why not, for the answer; empty when allowed. Never contains a token. */
+        String reason();
+    }
+
+    /** Allowed; {@code caller} is null for open operations and when access control is off. */
+    public record Allowed(Caller caller) implements Decision {
+        public int httpStatus() {
+            return 200;
+        }
+
+        public String reason() {
+            return "";
+        }
+    }
+
+    /** No valid token: answer UNAUTHENTICATED / 401. The reason never repeats the token. */
+    public record Unauthenticated(String reason) implements Decision {
+        public int httpStatus() {
+            return 401;
+        }
+    }
+
+    /** A valid token whose role may not do this: answer PERMISSION_DENIED / 403. */
+    public record Denied(String reason) implements Decision {
+        public int httpStatus() {
+            return 403;
+        }
+    }
+
+    /**
+     * The gate a service runs with: the tokens in {@code tokensFile}; without one, access control is off
+     * only when {@code disabled} says so explicitly, and the service refuses to start otherwise.
+     *
+     * @throws Tokens.Invalid with a message for the operator when the configuration cannot be used
+     */
+    public static Gate configured(String tokensFile, boolean disabled) throws Tokens.Invalid {
+        if (tokensFile == null || tokensFile.isBlank()) {
+            if (!disabled) {
+                throw new Tokens.Invalid("taikai.auth.tokens-file is not set: every endpoint requires a token;"
+                        + " set taikai.auth.disabled=true to run without access control (trusted networks only)");
+            }
+            return new Gate(null);
+        }
+        return new Gate(Tokens.read(java.nio.file.Path.of(tokensFile)));
+    }
+
+    /** A one-line description for the startup log. */
+    public String describe() {
+        return tokens == null
+                ? "access control is OFF (taikai.auth.disabled=true): anyone who reaches this service can use it"
+                : "access control: " + tokens.size() + " tokens; health checks open, everything else needs a token";
+    }
+
+    private final Tokens tokens;
+
+    /** @param tokens the tokens in force; null switches access control off */
+    public Gate(Tokens tokens) {
+        this.tokens = tokens;
+    }
+
+    public boolean enforcing() {
+        return tokens != null;
+    }
+
+    /** @param authorization the request's {@code authorization} header or metadata, or null */
+    public Decision check(String operation, String authorization) {
+        if (tokens == null || Policy.open(operation)) {
+            return new Allowed(null);
+        }
+        if (authorization == null || authorization.isBlank()) {
+            return new Unauthenticated("no credentials: send 'authorization: Bearer <token>'");
+        }
+        if (!authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
+            return new Unauthenticated("the authorization is not a bearer token");
+        }
+        Optional<Caller> caller = tokens.authenticate(authorization.substring(7).strip());
+        if (caller.isEmpty()) {
+            return new Unauthenticated("unknown or revoked token");
+        }
+        Set<Role> allowed = Policy.allowed(operation);
+        if (!allowed.contains(caller.get().role())) {
+            return new Denied(
+                    "'" + caller.get().name() + "' (" + caller.get().role().id() + ") may not call " + operation);
+        }
+        return new Allowed(caller.get());
+    }
+}

@@ -1,0 +1,63 @@
+package dev.taikai.access;
+
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Which roles may call which operation. An operation is a gRPC method ({@code service/Method}) or an HTTP
+ * route ({@code VERB /path}, ids written {@code *}). What is not listed is refused to everyone; the health
+ * checks are open to everyone, so that probes need no secret.
+ */
+public final class Policy {
+    private static final Set<Role> READERS = EnumSet.of(Role.ADMIN, Role.VIEWER, Role.REFEREE);
+    private static final Set<Role> ADMIN = EnumSet.of(Role.ADMIN);
+
+    private static final Map<String, Set<Role>> RULES = Map.ofEntries(
+            Map.entry("taikai.scheduler.v1.Scheduler/CreateTournament", ADMIN),
+            Map.entry("taikai.scheduler.v1.Scheduler/CancelTournament", ADMIN),
+            Map.entry("taikai.scheduler.v1.Scheduler/ListTournaments", READERS),
+            Map.entry("taikai.scheduler.v1.Scheduler/GetTournament", READERS),
+            Map.entry("taikai.scheduler.v1.Scheduler/WatchTournament", READERS),
+            Map.entry("taikai.scheduler.v1.Scheduler/GetStandings", READERS),
+            Map.entry("taikai.scheduler.v1.Scheduler/GetGameRecords", READERS),
+            Map.entry("taikai.referee.v1.Referee/ListGames", READERS),
+            Map.entry("taikai.referee.v1.Referee/WatchGame", READERS),
+            Map.entry("taikai.referee.v1.Referee/GetGame", READERS),
+            Map.entry("taikai.worker.v1.EngineWorker/Session", EnumSet.of(Role.REFEREE)),
+            Map.entry("taikai.worker.v1.EngineWorker/GetCapacity", READERS),
+            Map.entry("taikai.worker.v1.EngineWorker/GetCatalog", READERS),
+            Map.entry("POST /api/tournaments", ADMIN),
+            Map.entry("DELETE /api/tournaments/*", ADMIN),
+            Map.entry("GET /api/tournaments", READERS),
+            Map.entry("GET /api/tournaments/*", READERS),
+            Map.entry("GET /api/tournaments/*/standings", READERS),
+            Map.entry("GET /api/tournaments/*/games", READERS),
+            Map.entry("GET /q/metrics", EnumSet.of(Role.ADMIN, Role.VIEWER)));
+
+    private Policy() {}
+
+    /** True for operations anyone may call without a token: gRPC and HTTP health checks. */
+    public static boolean open(String operation) {
+        return operation.startsWith("grpc.health.v1.Health/")
+                || operation.equals("GET /q/health")
+                || operation.startsWith("GET /q/health/");
+    }
+
+    /** The roles that may call {@code operation}; empty when nobody may. */
+    public static Set<Role> allowed(String operation) {
+        return RULES.getOrDefault(operation, Set.of());
+    }
+
+    /** The HTTP operation for a request: {@code VERB /path} with each tournament id written {@code *}. */
+    public static String http(String method, String path) {
+        String[] parts = path.split("/", -1);
+        StringBuilder route = new StringBuilder(method).append(' ');
+        for (int i = 1; i < parts.length; i++) {
+            route.append('/');
+            boolean id = i == 3 && parts[1].equals("api") && parts[2].equals("tournaments");
+            route.append(id ? "*" : parts[i]);
+        }
+        return route.length() == method.length() + 1 ? route.append('/').toString() : route.toString();
+    }
+}

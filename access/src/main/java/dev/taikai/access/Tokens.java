@@ -1,0 +1,144 @@
+package dev.taikai.access;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Bearer tokens and who holds them, read from a tokens file that stores only their SHA-256 hashes, one
+ * per line: {@code sha256:<64 hex digits> <role> <name>}; {@code #} starts a comment. Removing a line
+ * revokes its token: the file is read again when it changes (checked at most twice a second), and a file
+ * that has become unreadable keeps the tokens it last had while the error is reported.
+ */
+public final class Tokens {
+    /** A tokens file that cannot be used: the message names the file and line. */
+    public static final class Invalid extends Exception {
+        public Invalid(String message) {
+            super(message);
+        }
+    }
+
+    private static final long CHECK_EVERY_NANOS = 500_000_000L;
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    private final Path file;
+    private volatile Map<String, Caller> byHash;
+    private volatile FileTime readAt;
+    private volatile long checkedAt;
+    private volatile String problem;
+
+    private Tokens(Path file, Map<String, Caller> byHash, FileTime readAt) {
+        this.file = file;
+        this.byHash = byHash;
+        this.readAt = readAt;
+        this.checkedAt = System.nanoTime();
+    }
+
+    /** Reads {@code file}; later changes to it are picked up by {@link #authenticate}. */
+    public static Tokens read(Path file) throws Invalid {
+        try {
+            FileTime modified = Files.getLastModifiedTime(file);
+            return new Tokens(file, parse(file, Files.readAllLines(file, StandardCharsets.UTF_8)), modified);
+        } catch (IOException e) {
+            throw new Invalid("cannot read the tokens file " + file + ": " + e.getMessage());
+        }
+    }
+
+    /** The caller a bearer token belongs to, if it is one of the file's. */
+    public Optional<Caller> authenticate(String token) {
+        refreshIfChanged();
+        if (token == null || token.isEmpty() || token.length() > 1024) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable(byHash.get(hash(token)));
+    }
+
+    /** The last error reading the file again, or null; the tokens read before it stay in force. */
+    public String problem() {
+        return problem;
+    }
+
+    public int size() {
+        return byHash.size();
+    }
+
+    private void refreshIfChanged() {
+        long now = System.nanoTime();
+        if (now - checkedAt < CHECK_EVERY_NANOS) {
+            return;
+        }
+        checkedAt = now;
+        try {
+            FileTime modified = Files.getLastModifiedTime(file);
+            if (!modified.equals(readAt)) {
+                byHash = parse(file, Files.readAllLines(file, StandardCharsets.UTF_8));
+                readAt = modified;
+                problem = null;
+            }
+        } catch (IOException | Invalid e) {
+            problem = e.getMessage();
+        }
+    }
+
+    static Map<String, Caller> parse(Path file, List<String> lines) throws Invalid {
+        Map<String, Caller> callers = new HashMap<>();
+        for (int i = 0; i < lines.size(); i++) {
+            String line = lines.get(i).strip();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            String where = file + ":" + (i + 1) + ": ";
+            String[] words = line.split("\\s+");
+            if (words.length != 3) {
+                throw new Invalid(where + "expected 'sha256:<hash> <role> <name>', found " + words.length + " words");
+            }
+            if (!words[0].matches("sha256:[0-9a-f]{64}")) {
+                throw new Invalid(where + "the hash must be 'sha256:' and 64 lowercase hex digits (never the token)");
+            }
+            Role role = Role.byId(words[1])
+                    .orElseThrow(() ->
+                            new Invalid(where + "unknown role '" + words[1] + "' (admin, referee, worker, viewer)"));
+            String hash = words[0].substring("sha256:".length());
+            if (callers.put(hash, new Caller(words[2], role)) != null) {
+                throw new Invalid(where + "the same token is listed twice");
+            }
+        }
+        return Map.copyOf(callers);
+    }
+
+    /** The hex SHA-256 of a token, as the tokens file stores it. */
+    public static String hash(String token) {
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(token.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(digest);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
+        }
+    }
+
+    /** A new random token: 32 bytes from a secure random source, base64url without padding. */
+    public static String newToken() {
+        byte[] bytes = new byte[32];
+        RANDOM.nextBytes(bytes);
+        return Base64.getUrlEncoder().withoutPadding().encodeToString(bytes);
+    }
+
+    /** The tokens-file line for {@code token}. */
+    public static String line(String token, Role role, String name) {
+        if (!name.matches("[A-Za-z0-9._@-]+")) {
+            throw new IllegalArgumentException("a token's name is letters, digits and . _ @ - only: '" + name + "'");
+        }
+        return "sha256:" + hash(token) + " " + role.id() + " " + name;
+    }
+}

@@ -1,0 +1,58 @@
+package dev.taikai.access.quarkus;
+
+import dev.taikai.access.Gate;
+import dev.taikai.access.Policy;
+import dev.taikai.access.Tokens;
+import io.vertx.ext.web.Router;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * Access control for the Quarkus service that has this jar (docs/access.md): the gate from {@code taikai.auth.*}, applied to every
+ * HTTP request here and to every gRPC call by {@link AccessInterceptor}.
+ */
+@ApplicationScoped
+public class AccessControl {
+    private static final Logger LOG = Logger.getLogger(AccessControl.class);
+
+    @ConfigProperty(name = "taikai.auth.tokens-file")
+    Optional<String> tokensFile;
+
+    @ConfigProperty(name = "taikai.auth.disabled", defaultValue = "false")
+    boolean disabled;
+
+    @Produces
+    @Singleton
+    Gate gate() throws Tokens.Invalid {
+        Gate gate = Gate.configured(tokensFile.orElse(null), disabled);
+        if (gate.enforcing()) {
+            LOG.info(gate.describe());
+        } else {
+            LOG.warn(gate.describe());
+        }
+        return gate;
+    }
+
+    /** Runs before every other route: a request without the right token gets 401 or 403 and goes no further. */
+    void guard(@Observes Router router, Gate gate) {
+        router.route().order(Integer.MIN_VALUE).handler(context -> {
+            Gate.Decision decision = gate.check(
+                    Policy.http(context.request().method().name(), context.normalizedPath()),
+                    context.request().getHeader("Authorization"));
+            if (decision instanceof Gate.Allowed) {
+                context.next();
+                return;
+            }
+            context.response()
+                    .setStatusCode(decision.httpStatus())
+                    .putHeader("Content-Type", "application/json")
+                    .putHeader("WWW-Authenticate", "Bearer")
+                    .end("{\"error\": \"" + decision.reason().replace("\"", "'") + "\"}\n");
+        });
+    }
+}

@@ -1,0 +1,114 @@
+package dev.taikai.access;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class TokensTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void tokensAreKnownByTheirHashAndRevokedByRemovingTheirLine() throws Exception {
+        String admin = Tokens.newToken();
+        String viewer = Tokens.newToken();
+        Path file = dir.resolve("tokens");
+        Files.write(
+                file,
+                List.of(
+                        "# comment",
+                        Tokens.line(admin, Role.ADMIN, "alice"),
+                        "",
+                        Tokens.line(viewer, Role.VIEWER, "grafana")));
+        assertFalse(Files.readString(file).contains(admin), "the file never holds a token");
+        Tokens tokens = Tokens.read(file);
+        assertEquals(new Caller("alice", Role.ADMIN), tokens.authenticate(admin).orElseThrow());
+        assertEquals(Role.VIEWER, tokens.authenticate(viewer).orElseThrow().role());
+        assertTrue(tokens.authenticate("not-a-token").isEmpty());
+        assertTrue(tokens.authenticate("").isEmpty());
+        assertTrue(tokens.authenticate(null).isEmpty());
+
+        Files.write(file, List.of(Tokens.line(admin, Role.ADMIN, "alice")));
+        Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis() + 5000));
+        Thread.sleep(600);
+        assertTrue(tokens.authenticate(viewer).isEmpty(), "revoked");
+        assertTrue(tokens.authenticate(admin).isPresent());
+
+        Files.writeString(file, "garbage\n");
+        Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis() + 10000));
+        Thread.sleep(600);
+        assertTrue(tokens.authenticate(admin).isPresent(), "a broken file keeps the tokens last read");
+        assertTrue(tokens.problem().contains(file + ":1:"), tokens.problem());
+    }
+
+    @Test
+    void aBadTokensFileIsRefusedNamingTheFileAndLine() throws Exception {
+        Path file = dir.resolve("tokens");
+        String good = Tokens.line(Tokens.newToken(), Role.ADMIN, "a");
+        for (var bad : List.of(
+                List.of(good, "sha256:abc admin b"),
+                List.of(good, good.replace(" admin ", " root ")),
+                List.of(good, "s3cr3t-token-in-the-clear"),
+                List.of(good, good))) {
+            Files.write(file, bad);
+            var e = assertThrows(Tokens.Invalid.class, () -> Tokens.read(file));
+            assertTrue(e.getMessage().startsWith(file + ":2: "), e.getMessage());
+            assertFalse(e.getMessage().contains("s3cr3t"), "the message never repeats a line: " + e.getMessage());
+        }
+        var missing = assertThrows(Tokens.Invalid.class, () -> Tokens.read(dir.resolve("none")));
+        assertTrue(missing.getMessage().contains("cannot read the tokens file"), missing.getMessage());
+    }
+
+    @Test
+    void gateDecidesByPolicy() throws Exception {
+        String admin = Tokens.newToken();
+        String viewer = Tokens.newToken();
+        String worker = Tokens.newToken();
+        Path file = dir.resolve("tokens");
+        Files.write(
+                file,
+                List.of(
+                        Tokens.line(admin, Role.ADMIN, "alice"),
+                        Tokens.line(viewer, Role.VIEWER, "bob"),
+                        Tokens.line(worker, Role.WORKER, "w1")));
+        Gate gate = new Gate(Tokens.read(file));
+        String create = "taikai.scheduler.v1.Scheduler/CreateTournament";
+        assertTrue(gate.check(create, "Bearer " + admin) instanceof Gate.Allowed);
+        assertTrue(gate.check(create, "bearer " + admin) instanceof Gate.Allowed);
+        assertTrue(gate.check(create, "Bearer " + viewer) instanceof Gate.Denied);
+        assertTrue(gate.check(create, null) instanceof Gate.Unauthenticated);
+        assertTrue(gate.check(create, "Basic abc") instanceof Gate.Unauthenticated);
+        assertTrue(gate.check(create, "Bearer nope") instanceof Gate.Unauthenticated);
+        assertTrue(
+                gate.check("taikai.scheduler.v1.Scheduler/GetStandings", "Bearer " + viewer) instanceof Gate.Allowed);
+        assertTrue(gate.check("taikai.worker.v1.EngineWorker/Session", "Bearer " + worker) instanceof Gate.Denied);
+        assertTrue(gate.check("taikai.worker.v1.EngineWorker/Session", "Bearer " + admin) instanceof Gate.Denied);
+        assertTrue(gate.check("taikai.scheduler.v1.Scheduler/NewMethod", "Bearer " + admin) instanceof Gate.Denied);
+        assertTrue(gate.check("grpc.health.v1.Health/Check", null) instanceof Gate.Allowed);
+        for (String operation : List.of(
+                "taikai.scheduler.v1.Scheduler/GetTournament",
+                "taikai.referee.v1.Referee/WatchGame",
+                "GET /api/tournaments/*",
+                "POST /api/tournaments",
+                "GET /q/metrics")) {
+            assertTrue(gate.check(operation, "Bearer " + worker) instanceof Gate.Denied, operation);
+        }
+        var denied = (Gate.Denied) gate.check(create, "Bearer " + viewer);
+        assertFalse(denied.reason().contains(viewer), "no secret in a message");
+
+        assertEquals("GET /api/tournaments/*/standings", Policy.http("GET", "/api/tournaments/t-1/standings"));
+        assertEquals("DELETE /api/tournaments/*", Policy.http("DELETE", "/api/tournaments/t-1"));
+        assertEquals("POST /api/tournaments", Policy.http("POST", "/api/tournaments"));
+        assertEquals("GET /q/health/ready", Policy.http("GET", "/q/health/ready"));
+        assertEquals("GET /", Policy.http("GET", "/"));
+        assertTrue(new Gate(null).check(create, null) instanceof Gate.Allowed, "switched off");
+    }
+}
