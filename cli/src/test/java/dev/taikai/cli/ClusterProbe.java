@@ -1,13 +1,20 @@
 package dev.taikai.cli;
 
+import dev.taikai.access.Role;
 import dev.taikai.cli.cluster.LocalCluster;
 import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
-import java.util.function.BooleanSupplier;
+import java.util.ArrayList;
+import java.util.List;
 
 /** Reads a local cluster's HTTP endpoints from tests: bodies, status codes and Prometheus samples. */
 final class ClusterProbe {
@@ -84,6 +91,46 @@ final class ClusterProbe {
         return sum;
     }
 
+    /**
+     * Starts a local cluster whose workers add {@code catalog} to their engines, remembers the catalog for
+     * 'taikai cluster submit', and reads its metrics with its viewer token from now on.
+     */
+    static LocalCluster start(Path directory, LocalCluster.Shape shape) throws Exception {
+        LocalCluster cluster = LocalCluster.start(
+                Path.of("..").toAbsolutePath().normalize(), directory, shape, Duration.ofSeconds(180));
+        Files.writeString(directory.resolve("catalog.path"), shape.extraCatalog());
+        useToken(cluster.token(Role.VIEWER));
+        return cluster;
+    }
+
+    /** Stops the cluster and copies its services' logs to {@code target/<name>}, for whoever reads a failure. */
+    static void stop(LocalCluster cluster, String name) throws Exception {
+        cluster.stop(Duration.ofSeconds(40));
+        Path logs = Path.of("target", name);
+        Files.createDirectories(logs);
+        try (var files = Files.list(cluster.directory())) {
+            for (Path log : files.filter(f -> f.toString().endsWith(".log")).toList()) {
+                Files.copy(log, logs.resolve(log.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
+    }
+
+    /** Standard output and error of one 'taikai' run. */
+    record Output(int code, String out, String err) {}
+
+    /** Runs 'taikai cluster submit [options] FILE' against {@code cluster}. */
+    static Output submit(LocalCluster cluster, Path file, String... options) {
+        List<String> args = new ArrayList<>(
+                List.of("cluster", "submit", "--dir", cluster.directory().toString()));
+        args.addAll(List.of(options));
+        args.add(file.toString());
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Taikai.run(
+                System.in, new PrintWriter(out, true), new PrintWriter(err, true), args.toArray(new String[0]));
+        return new Output(code, out.toString(), err.toString());
+    }
+
     /** Waits up to {@code within} for {@code condition}; the milliseconds it took, or fails. */
     static long await(String what, Duration within, Check condition) throws Exception {
         long start = System.nanoTime();
@@ -100,9 +147,5 @@ final class ClusterProbe {
     /** A condition that may throw. */
     interface Check {
         boolean holds() throws Exception;
-
-        static Check of(BooleanSupplier supplier) {
-            return supplier::getAsBoolean;
-        }
     }
 }

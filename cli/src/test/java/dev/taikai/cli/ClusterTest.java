@@ -69,22 +69,16 @@ class ClusterTest {
                         + Tournaments.fakeEntry("fake-b", "--seed", "2", "--think-ms", "5")
                         + Tournaments.fakeEntry("fake-c", "--seed", "3", "--think-ms", "5")
                         + Tournaments.fakeEntry("fake-slow", "--think-ms", "400"));
-        cluster = LocalCluster.start(
-                ROOT,
+        cluster = ClusterProbe.start(
                 dir.resolve("cluster"),
-                new LocalCluster.Shape(2, 1, 3, 2, dir.resolve("fakes.yaml").toString()),
-                Duration.ofSeconds(180));
-        Files.writeString(
-                dir.resolve("cluster").resolve("catalog.path"),
-                dir.resolve("fakes.yaml").toString());
+                new LocalCluster.Shape(2, 1, 3, 2, dir.resolve("fakes.yaml").toString()));
         scheduler = new SchedulerClient(cluster.scheduler().http(), cluster.token(Role.ADMIN));
-        ClusterProbe.useToken(cluster.token(Role.VIEWER));
     }
 
     @AfterAll
     static void down() throws Exception {
         if (cluster != null) {
-            cluster.stop(Duration.ofSeconds(40));
+            ClusterProbe.stop(cluster, "cluster-logs");
         }
     }
 

@@ -104,30 +104,16 @@ class FaultsTest {
                                 MISBEHAVING.entrySet().stream()
                                         .map(e -> Tournaments.fakeEntry(e.getKey(), e.getValue()))
                                         .toList()));
-        cluster = LocalCluster.start(
-                ROOT,
+        cluster = ClusterProbe.start(
                 dir.resolve("cluster"),
-                new LocalCluster.Shape(2, 2, 4, 2, dir.resolve("fakes.yaml").toString()),
-                READY);
-        Files.writeString(
-                dir.resolve("cluster").resolve("catalog.path"),
-                dir.resolve("fakes.yaml").toString());
+                new LocalCluster.Shape(2, 2, 4, 2, dir.resolve("fakes.yaml").toString()));
         scheduler = new SchedulerClient(cluster.scheduler().http(), cluster.token(Role.ADMIN));
-        ClusterProbe.useToken(cluster.token(Role.VIEWER));
     }
 
     @AfterAll
     static void down() throws Exception {
         if (cluster != null) {
-            cluster.stop(Duration.ofSeconds(40));
-            // the services' logs outlive the temporary directory, for whoever reads a failure
-            Path logs = Path.of("target", "faults-logs");
-            Files.createDirectories(logs);
-            try (var files = Files.list(cluster.directory())) {
-                for (Path log : files.filter(f -> f.toString().endsWith(".log")).toList()) {
-                    Files.copy(log, logs.resolve(log.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-                }
-            }
+            ClusterProbe.stop(cluster, "faults-logs");
         }
     }
 
@@ -398,20 +384,11 @@ class FaultsTest {
                         "output: local-misbehaving",
                         "engines: [steady-a, " + String.join(", ", MISBEHAVING.keySet()) + "]",
                         ""));
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Taikai.run(
-                System.in,
-                new PrintWriter(out, true),
-                new PrintWriter(err, true),
-                "cluster",
-                "submit",
-                "--dir",
-                cluster.directory().toString(),
-                file.toString());
-        assertEquals(0, code, err + "\n" + out);
-        String id = err.toString()
-                .substring(err.toString().indexOf("tournament ") + 11)
+        ClusterProbe.Output submitted = ClusterProbe.submit(cluster, file);
+        assertEquals(0, submitted.code(), submitted.err() + "\n" + submitted.out());
+        String id = submitted
+                .err()
+                .substring(submitted.err().indexOf("tournament ") + 11)
                 .split(" ")[0];
         Map<String, String> clusterEndings = new java.util.TreeMap<>();
         Set<String> noisy = new HashSet<>(); // games of engines that only talk too much: their moves decide
@@ -557,20 +534,9 @@ class FaultsTest {
                         "adjudication: {move-limit: 40}",
                         "engines: [steady-a, steady-b]",
                         ""));
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Taikai.run(
-                System.in,
-                new PrintWriter(out, true),
-                new PrintWriter(err, true),
-                "cluster",
-                "submit",
-                "--dir",
-                cluster.directory().toString(),
-                "--detach",
-                file.toString());
-        assertEquals(0, code, err.toString());
-        return out.toString().trim();
+        ClusterProbe.Output submitted = ClusterProbe.submit(cluster, file, "--detach");
+        assertEquals(0, submitted.code(), submitted.err());
+        return submitted.out().trim();
     }
 
     /**
