@@ -360,6 +360,72 @@ class ClusterTest {
         }
     }
 
+    @Test
+    void hostileRequestsToTheRealServicesGetClearRefusals() throws Exception {
+        String admin = cluster.token(Role.ADMIN);
+        String api = cluster.scheduler().http() + "/api/tournaments";
+        HttpResponse<String> garbage = post(api, admin, "{\"name\": ");
+        assertEquals(400, garbage.statusCode());
+        assertTrue(garbage.body().contains("not a TournamentSpec"), garbage.body());
+        HttpResponse<String> command = post(
+                api,
+                admin,
+                "{\"name\": \"x\", \"variant\": \"VARIANT_MINISHOGI\", \"format\": \"FORMAT_MATCH\", \"rounds\": 1,"
+                        + " \"gamesPerPairing\": 2, \"timeControl\": {\"kind\": \"KIND_BYOYOMI\", \"byoyomiMs\": 100},"
+                        + " \"entrants\": [{\"name\": \"a\", \"engineId\": \"fake-a\"},"
+                        + " {\"name\": \"b\", \"engineId\": \"/usr/bin/python3 -c evil\"}]}");
+        assertEquals(400, command.statusCode());
+        assertTrue(command.body().contains("entrants[1].engine_id"), command.body());
+        assertEquals(400, post(api, admin, "").statusCode(), "an empty body");
+        String outsideCatalog = String.join(
+                "",
+                "{\"name\": \"x\", \"variant\": \"VARIANT_MINISHOGI\", \"format\": \"FORMAT_MATCH\", \"rounds\": 1,",
+                " \"gamesPerPairing\": 2, \"timeControl\": {\"kind\": \"KIND_BYOYOMI\", \"byoyomiMs\": 100},",
+                " \"entrants\": [{\"name\": \"a\", \"engineId\": \"fake-a\"},",
+                " {\"name\": \"b\", \"engineId\": \"stockfish-17\"}]}");
+        HttpResponse<String> notInCatalog = post(api, admin, outsideCatalog);
+        assertEquals(400, notInCatalog.statusCode());
+        assertTrue(
+                notInCatalog.body().contains("entrants[1].engine_id 'stockfish-17' is not in the workers' catalog"),
+                notInCatalog.body());
+
+        ManagedChannel channel = NettyChannelBuilder.forTarget(
+                        cluster.scheduler().grpc())
+                .usePlaintext()
+                .maxInboundMessageSize(64 << 20)
+                .build();
+        try {
+            var stub = SchedulerGrpc.newBlockingStub(channel)
+                    .withCallCredentials(new BearerToken(admin))
+                    .withDeadlineAfter(30, TimeUnit.SECONDS);
+            var huge = dev.taikai.proto.scheduler.v1.CreateTournamentRequest.newBuilder()
+                    .setSpec(dev.taikai.proto.tournament.v1.TournamentSpec.newBuilder()
+                            .setName("x".repeat(5 << 20)))
+                    .build();
+            assertEquals(io.grpc.Status.Code.RESOURCE_EXHAUSTED, code(() -> stub.createTournament(huge)));
+            var absurd = dev.taikai.proto.scheduler.v1.CreateTournamentRequest.newBuilder()
+                    .setSpec(dev.taikai.proto.tournament.v1.TournamentSpec.newBuilder()
+                            .setName("absurd")
+                            .setRounds(1_000_000_000))
+                    .build();
+            assertEquals(io.grpc.Status.Code.INVALID_ARGUMENT, code(() -> stub.createTournament(absurd)));
+        } finally {
+            channel.shutdownNow();
+        }
+        assertTrue(ClusterProbe.get(cluster.scheduler().http() + "/q/health").contains("\"status\": \"UP\""));
+    }
+
+    private static HttpResponse<String> post(String url, String token, String body) throws Exception {
+        return HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(url))
+                                .header("Authorization", "Bearer " + token)
+                                .header("Content-Type", "application/json")
+                                .POST(HttpRequest.BodyPublishers.ofString(body))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+    }
+
     private static io.grpc.Status.Code code(Runnable call) {
         try {
             call.run();

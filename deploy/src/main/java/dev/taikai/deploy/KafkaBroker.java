@@ -86,7 +86,7 @@ public final class KafkaBroker implements AutoCloseable {
                     .start();
             if (!format.waitFor(60, TimeUnit.SECONDS) || format.exitValue() != 0) {
                 format.destroyForcibly();
-                throw new IOException("formatting the Kafka log directory failed; see " + log);
+                throw new IOException("formatting the Kafka log directory failed (" + lastLines(log) + "); see " + log);
             }
         }
         Process broker = java(libs, "kafka.Kafka", log, config.toString()).start();
@@ -95,7 +95,7 @@ public final class KafkaBroker implements AutoCloseable {
         while (!accepts(brokerPort)) {
             if (!broker.isAlive() || System.nanoTime() > deadline) {
                 broker.destroyForcibly();
-                throw new IOException("the Kafka broker did not start; see " + log);
+                throw new IOException("the Kafka broker did not start (" + lastLines(log) + "); see " + log);
             }
             Thread.sleep(100);
         }
@@ -147,6 +147,16 @@ public final class KafkaBroker implements AutoCloseable {
         java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(16);
         bytes.putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
         return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
+    }
+
+    /** The last lines of a log, joined, for an error message. */
+    private static String lastLines(Path log) {
+        try {
+            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
+            return String.join(" | ", lines.subList(Math.max(0, lines.size() - 3), lines.size()));
+        } catch (IOException e) {
+            return "no log";
+        }
     }
 
     public static int freePort() throws IOException {

@@ -105,9 +105,7 @@ public final class LocalCluster {
                             apps.get(0),
                             KafkaBroker.freePort(),
                             KafkaBroker.freePort(),
-                            List.of(
-                                    "-Dtaikai.kafka.bootstrap-servers=" + kafka,
-                                    "-Dtaikai.auth.tokens-file=" + access.resolve(TOKENS))));
+                            schedulerOptions(kafka, access, shape)));
             // the scheduler creates the topics; the others start once it is ready
             cluster.awaitReady(readyWithin);
             List<String> workerAddresses = new ArrayList<>();
@@ -181,6 +179,15 @@ public final class LocalCluster {
     public String token(Role role) throws IOException {
         return Files.readString(directory.resolve(ACCESS).resolve(tokenFile(role)))
                 .strip();
+    }
+
+    private static List<String> schedulerOptions(String kafka, Path access, Shape shape) {
+        List<String> options = new ArrayList<>(List.of(
+                "-Dtaikai.kafka.bootstrap-servers=" + kafka, "-Dtaikai.auth.tokens-file=" + access.resolve(TOKENS)));
+        if (shape.extraCatalog() != null) {
+            options.add("-Dtaikai.scheduler.catalog=" + shape.extraCatalog()); // the workers' catalog
+        }
+        return options;
     }
 
     /** Starts a service and records it as a member (replacing an earlier member of that name). */

@@ -111,9 +111,11 @@ class EngineCheckTest {
 
         CheckReport slow = check(fake("--slow-start", "600"));
         assertTrue(slow.passed(), slow.render());
-        assertTrue(
-                slow.notes().get(0).matches("handshake time: [6-9][0-9]{2}\\.[0-9] ms"),
-                slow.notes().get(0));
+        // at least the engine's 600 ms (more on a busy machine: the fake engine is a JVM)
+        var handshake = java.util.regex.Pattern.compile("handshake time: ([0-9]+\\.[0-9]) ms")
+                .matcher(slow.notes().get(0));
+        assertTrue(handshake.matches(), slow.notes().get(0));
+        assertTrue(Double.parseDouble(handshake.group(1)) >= 600, slow.notes().get(0));
     }
 
     @Test

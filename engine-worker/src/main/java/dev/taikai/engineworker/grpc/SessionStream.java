@@ -146,7 +146,7 @@ final class SessionStream implements StreamObserver<SessionRequest> {
         } catch (EngineHost.Refused e) {
             release();
             Status status = switch (e.reason()) {
-                case NO_SUCH_ENGINE -> Status.NOT_FOUND;
+                case NO_SUCH_ENGINE -> Status.INVALID_ARGUMENT;
                 case NO_CAPACITY -> Status.RESOURCE_EXHAUSTED;
                 case DRAINING -> Status.UNAVAILABLE;
             };

@@ -33,6 +33,7 @@ import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -192,8 +193,62 @@ class EngineWorkerServiceTest {
         assertEquals(Status.Code.UNAVAILABLE, refused.getCode(), refused.toString());
     }
 
+    /**
+     * Streams of random requests, mutated from valid ones field by field: every request gets an answer or
+     * the stream ends with a status (never INTERNAL or UNKNOWN), nothing hangs, and afterwards every slot
+     * is free again and no engine is left.
+     */
     @Test
-    void sessionsBeyondTheSlotsAreRefusedAndUnknownEnginesAreNotFound() throws Exception {
+    void fuzzedSessionStreamsEndCleanlyAndLeakNothing() throws Exception {
+        java.util.Random random = new java.util.Random(20261130);
+        List<SessionRequest> valid = List.of(
+                start("fake").build(),
+                SessionRequest.newBuilder()
+                        .setNewGame(NewGame.getDefaultInstance())
+                        .build(),
+                go(START, List.of("5e4d")).build(),
+                SessionRequest.newBuilder()
+                        .setGameOver(GameOver.newBuilder().setEnd(GameOver.End.END_DRAW))
+                        .build());
+        java.util.Map<String, Integer> outcomes = new java.util.TreeMap<>();
+        for (int stream = 0; stream < 40; stream++) {
+            Session session = new Session();
+            String outcome = "answered";
+            for (int i = 0; i < 1 + random.nextInt(4); i++) {
+                SessionRequest request = valid.get(i % valid.size());
+                if (random.nextInt(3) > 0) {
+                    request = dev.taikai.testkit.ProtoFuzz.mutate(request, random);
+                }
+                session.requests.onNext(request.toBuilder().setRequestId(i + 1).build());
+                Object event = session.events.poll(20, TimeUnit.SECONDS);
+                assertTrue(event != null, "an answer or an end within 20 s to " + request);
+                if (event instanceof Throwable t) {
+                    Status status = Status.fromThrowable(t);
+                    assertTrue(
+                            Set.of(Status.Code.INVALID_ARGUMENT, Status.Code.RESOURCE_EXHAUSTED)
+                                    .contains(status.getCode()),
+                            "request " + request + " ended the stream with " + status);
+                    outcome = status.getCode().name();
+                    break;
+                }
+                if (event instanceof SessionEvent answer && answer.hasFailure()) {
+                    outcome = "failure " + answer.getFailure().getKind();
+                    break;
+                }
+            }
+            outcomes.merge(outcome, 1, Integer::sum);
+            try {
+                session.requests.onCompleted();
+            } catch (IllegalStateException e) {
+                // the stream has already ended
+            }
+        }
+        awaitFree(2);
+        assertTrue(outcomes.size() >= 2, "several outcomes were reached: " + outcomes);
+    }
+
+    @Test
+    void sessionsBeyondTheSlotsAreRefusedAndUnknownEnginesAreInvalid() throws Exception {
         Session first = new Session();
         Session second = new Session();
         assertTrue(first.call(start("fake")).hasStarted());
@@ -205,7 +260,7 @@ class EngineWorkerServiceTest {
         first.requests.onCompleted();
         awaitFree(1);
         Status unknown = new Session().callFails(start("/bin/sh"));
-        assertEquals(Status.Code.NOT_FOUND, unknown.getCode());
+        assertEquals(Status.Code.INVALID_ARGUMENT, unknown.getCode());
         assertTrue(
                 unknown.getDescription().contains("no engine '/bin/sh' in the catalog of worker w1"),
                 unknown.toString());

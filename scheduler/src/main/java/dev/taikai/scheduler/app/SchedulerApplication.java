@@ -1,5 +1,8 @@
 package dev.taikai.scheduler.app;
 
+import dev.taikai.enginehost.catalog.BuiltinCatalog;
+import dev.taikai.enginehost.catalog.Catalog;
+import dev.taikai.enginehost.config.ConfigException;
 import dev.taikai.scheduler.book.Scheduler;
 import dev.taikai.scheduler.book.TournamentBook;
 import dev.taikai.scheduler.kafka.SchedulerKafka;
@@ -15,7 +18,11 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
+import java.nio.file.Path;
+import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
+import java.util.TreeSet;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
@@ -44,6 +51,10 @@ public class SchedulerApplication {
     @ConfigProperty(name = "taikai.scheduler.concurrency", defaultValue = "16")
     int defaultConcurrency;
 
+    /** The catalog file the workers add to the built-in engines; with it, unknown engine ids are refused. */
+    @ConfigProperty(name = "taikai.scheduler.catalog")
+    Optional<String> catalogFile;
+
     @Inject
     MeterRegistry registry;
 
@@ -58,7 +69,23 @@ public class SchedulerApplication {
         kafkaProps.put(CommonClientConfigs.CLIENT_ID_CONFIG, "scheduler");
         TournamentBook book = new TournamentBook(defaultConcurrency);
         kafka = new SchedulerKafka(book, kafkaProps, new SchedulerMetrics(registry, book));
-        return new Scheduler(book, kafka);
+        return new Scheduler(book, kafka, knownEngines());
+    }
+
+    /** The built-in engines and those of {@code taikai.scheduler.catalog}: what the workers can start. */
+    private Set<String> knownEngines() {
+        Catalog catalog = BuiltinCatalog.get();
+        if (catalogFile.isPresent() && !catalogFile.get().isBlank()) {
+            try {
+                catalog = catalog.with(Catalog.read(Path.of(catalogFile.get())));
+            } catch (ConfigException e) {
+                throw new IllegalStateException("taikai.scheduler.catalog: " + e.getMessage(), e);
+            }
+        }
+        Set<String> ids = new TreeSet<>();
+        catalog.engines().forEach(engine -> ids.add(engine.id()));
+        LOG.infof("scheduler: tournaments may name the engines %s", ids);
+        return ids;
     }
 
     void start(@Observes StartupEvent event, Scheduler scheduler) throws Exception {

@@ -4,6 +4,8 @@ import dev.taikai.proto.tournament.v1.TournamentSpec;
 import dev.taikai.proto.tournament.v1.TournamentState;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.UUID;
 
 /**
@@ -23,10 +25,18 @@ public final class Scheduler {
 
     private final TournamentBook book;
     private final Publisher publisher;
+    private final Set<String> engines;
 
+    /** A scheduler that does not know the workers' catalog, and so accepts any well-formed engine id. */
     public Scheduler(TournamentBook book, Publisher publisher) {
+        this(book, publisher, Set.of());
+    }
+
+    /** @param engines the engine ids the workers' catalog has; a tournament naming another is refused */
+    public Scheduler(TournamentBook book, Publisher publisher, Set<String> engines) {
         this.book = book;
         this.publisher = publisher;
+        this.engines = Set.copyOf(engines);
     }
 
     public TournamentBook book() {
@@ -42,6 +52,16 @@ public final class Scheduler {
     public TournamentState create(TournamentSpec spec) {
         if (!publisher.ready()) {
             throw new IllegalStateException("the scheduler is still reading its state from Kafka; try again shortly");
+        }
+        if (!engines.isEmpty()) {
+            for (int i = 0; i < spec.getEntrantsCount(); i++) {
+                String id = spec.getEntrants(i).getEngineId();
+                if (!engines.contains(id)) {
+                    throw new IllegalArgumentException("entrants[" + i + "].engine_id '"
+                            + (id.length() > 64 ? id.substring(0, 64) + "..." : id)
+                            + "' is not in the workers' catalog (" + String.join(", ", new TreeSet<>(engines)) + ")");
+                }
+            }
         }
         return publisher.create(newId(spec.getName()), spec);
     }

@@ -41,13 +41,14 @@ import org.junit.jupiter.api.Test;
 class SchedulerServiceTest {
     private final TournamentBook book = new TournamentBook(16);
     private final List<Pairing> handedOut = new CopyOnWriteArrayList<>();
+    private Scheduler.Publisher publisher;
     private Server server;
     private ManagedChannel channel;
     private SchedulerGrpc.SchedulerBlockingStub stub;
 
     @BeforeEach
     void start() throws Exception {
-        Scheduler scheduler = new Scheduler(book, new Scheduler.Publisher() {
+        publisher = new Scheduler.Publisher() {
             @Override
             public TournamentState create(String id, TournamentSpec spec) {
                 book.create(id, spec, 1);
@@ -64,7 +65,8 @@ class SchedulerServiceTest {
             public boolean ready() {
                 return true;
             }
-        });
+        };
+        Scheduler scheduler = new Scheduler(book, publisher);
         String name = InProcessServerBuilder.generateName();
         server = InProcessServerBuilder.forName(name)
                 .addService(new SchedulerService(scheduler))
@@ -192,5 +194,93 @@ class SchedulerServiceTest {
                         .setTournamentId("nope")
                         .build()));
         assertEquals(io.grpc.Status.Code.NOT_FOUND, e.getStatus().getCode());
+    }
+
+    @Test
+    void absurdSpecsAreRefusedNamingTheField() {
+        TournamentSpec valid = TournamentBookTest.spec(Format.FORMAT_ROUND_ROBIN, 3, 1, 2);
+        assertRefused(valid.toBuilder().setRounds(1_000_000_000).build(), "at most 100000");
+        assertRefused(valid.toBuilder().setName("x".repeat(1_000_000)).build(), "name must be");
+        assertRefused(
+                valid.toBuilder()
+                        .setEntrants(0, valid.getEntrants(0).toBuilder().setEngineId("/bin/sh -c 'rm -rf ~'"))
+                        .build(),
+                "entrants[0].engine_id");
+        assertRefused(valid.toBuilder().setConcurrency(-1).build(), "concurrency");
+        assertRefused(valid.toBuilder().addOpenings("not a position").build(), "openings[0]");
+    }
+
+    private void assertRefused(TournamentSpec spec, String says) {
+        StatusRuntimeException e = assertThrows(
+                StatusRuntimeException.class,
+                () -> stub.createTournament(
+                        CreateTournamentRequest.newBuilder().setSpec(spec).build()));
+        assertEquals(
+                io.grpc.Status.Code.INVALID_ARGUMENT,
+                e.getStatus().getCode(),
+                e.getStatus().toString());
+        assertTrue(e.getStatus().getDescription().contains(says), e.getStatus().getDescription());
+        assertTrue(e.getStatus().getDescription().length() < 500, "a message, not an echo of the input");
+    }
+
+    /**
+     * Random specs, mutated from a valid one field by field (through the protobuf descriptors) and byte by
+     * byte: every answer is OK or INVALID_ARGUMENT with a message, within a second; nothing else escapes.
+     */
+    @Test
+    void fuzzedSpecsGetAnAnswerAndNeverAnInternalError() {
+        java.util.Random random = new java.util.Random(20261130);
+        TournamentSpec valid = TournamentBookTest.spec(Format.FORMAT_ROUND_ROBIN, 3, 1, 2);
+        int accepted = 0;
+        int refused = 0;
+        for (int i = 0; i < 3000; i++) {
+            TournamentSpec spec =
+                    i % 3 == 0 ? bytesMutated(valid, random) : dev.taikai.testkit.ProtoFuzz.mutate(valid, random);
+            if (spec == null) {
+                continue; // the flipped bytes are not a message at all: the transport refuses those itself
+            }
+            try {
+                stub.withDeadlineAfter(5, java.util.concurrent.TimeUnit.SECONDS)
+                        .createTournament(CreateTournamentRequest.newBuilder()
+                                .setSpec(spec)
+                                .build());
+                accepted++;
+            } catch (StatusRuntimeException e) {
+                assertEquals(
+                        io.grpc.Status.Code.INVALID_ARGUMENT,
+                        e.getStatus().getCode(),
+                        "spec " + spec + " got " + e.getStatus());
+                assertTrue(e.getStatus().getDescription() != null
+                        && !e.getStatus().getDescription().isBlank());
+                refused++;
+            }
+        }
+        assertTrue(accepted > 100 && refused > 100, "both kinds were tried: " + accepted + " / " + refused);
+    }
+
+    private static TournamentSpec bytesMutated(TournamentSpec valid, java.util.Random random) {
+        byte[] bytes = valid.toByteArray();
+        for (int flips = 1 + random.nextInt(4); flips > 0; flips--) {
+            bytes[random.nextInt(bytes.length)] = (byte) random.nextInt(256);
+        }
+        try {
+            return TournamentSpec.parseFrom(bytes);
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+            return null;
+        }
+    }
+
+    @Test
+    void aSchedulerThatKnowsTheCatalogRefusesEnginesOutsideIt() {
+        Scheduler knowing = new Scheduler(book, publisher, java.util.Set.of("taikai-1", "fairy-stockfish"));
+        TournamentSpec spec = TournamentBookTest.spec(Format.FORMAT_ROUND_ROBIN, 3, 1, 2);
+        TournamentSpec unknown = spec.toBuilder()
+                .setEntrants(2, spec.getEntrants(2).toBuilder().setEngineId("stockfish-17"))
+                .build();
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> knowing.create(unknown));
+        assertEquals(
+                "entrants[2].engine_id 'stockfish-17' is not in the workers' catalog (fairy-stockfish, taikai-1)",
+                e.getMessage());
+        assertEquals(Status.STATUS_RUNNING, knowing.create(spec).getStatus());
     }
 }

@@ -122,10 +122,11 @@ public final class TournamentMessages {
             throw new IllegalArgumentException(
                     "the tournament would have " + (long) rounds * games * pairings + " games; at most " + MAX_GAMES);
         }
-        int concurrency = message.getConcurrency() > 0 ? message.getConcurrency() : defaultConcurrency;
-        if (concurrency > 10_000) {
-            throw new IllegalArgumentException("concurrency is at most 10000");
+        if (message.getConcurrency() < 0 || message.getConcurrency() > 10_000) {
+            throw new IllegalArgumentException(
+                    "concurrency must be 0 (the scheduler's default) to 10000, not " + message.getConcurrency());
         }
+        int concurrency = message.getConcurrency() > 0 ? message.getConcurrency() : defaultConcurrency;
         return new TournamentSpec(
                 name,
                 variant,
