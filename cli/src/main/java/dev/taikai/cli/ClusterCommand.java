@@ -159,6 +159,9 @@ final class ClusterCommand implements Runnable {
                             : "grpc " + m.grpc() + "  http " + m.http(),
                     alive ? "" : "  (not running)");
         }
+        out.printf(
+                "Access tokens (docs/access.md): %s/<admin|referee|worker|viewer>.token%n",
+                cluster.directory().resolve("access"));
         out.flush();
     }
 
