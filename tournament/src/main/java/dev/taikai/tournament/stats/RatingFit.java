@@ -14,8 +14,21 @@ import java.util.List;
  * uses, and says so in {@link Fit#prior()}.
  */
 public final class RatingFit {
-    /** One game between players {@code first} and {@code second}; {@code firstScore} is 0, ½ or 1. */
-    public record Game(int first, int second, double firstScore) {}
+    /**
+     * One game between players {@code first} and {@code second}; {@code firstScore} is 0, ½ or 1;
+     * {@code weight} (1 normally, less for an older game in a league) scales its part in the likelihood.
+     */
+    public record Game(int first, int second, double firstScore, double weight) {
+        public Game(int first, int second, double firstScore) {
+            this(first, second, firstScore, 1);
+        }
+
+        public Game {
+            if (!(weight > 0 && weight <= 1)) {
+                throw new IllegalArgumentException("a game's weight is in (0, 1], not " + weight);
+            }
+        }
+    }
 
     /** A player's rating and the half-width of its 95% interval. */
     public record Rating(double elo, double error) {}
@@ -43,7 +56,7 @@ public final class RatingFit {
             if (!met[game.first()][game.second()]) {
                 met[game.first()][game.second()] = true;
                 met[game.second()][game.first()] = true;
-                withPrior.add(new Game(game.first(), game.second(), 0.5));
+                withPrior.add(new Game(game.first(), game.second(), 0.5, 1));
             }
         }
         List<Rating> regularized = maximumLikelihood(players, withPrior);
@@ -63,10 +76,10 @@ public final class RatingFit {
             fisher = new double[players][players];
             for (Game game : games) {
                 double e = 1 / (1 + Math.pow(10, (r[game.second()] - r[game.first()]) / 400));
-                double g = SCALE * (game.firstScore() - e);
+                double g = game.weight() * SCALE * (game.firstScore() - e);
                 gradient[game.first()] += g;
                 gradient[game.second()] -= g;
-                double w = SCALE * SCALE * e * (1 - e);
+                double w = game.weight() * SCALE * SCALE * e * (1 - e);
                 fisher[game.first()][game.first()] += w;
                 fisher[game.second()][game.second()] += w;
                 fisher[game.first()][game.second()] -= w;
