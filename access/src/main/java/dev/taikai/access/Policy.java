@@ -16,6 +16,8 @@ public final class Policy {
     private static final Map<String, Set<Role>> RULES = Map.ofEntries(
             Map.entry("taikai.scheduler.v1.Scheduler/CreateTournament", ADMIN),
             Map.entry("taikai.scheduler.v1.Scheduler/CancelTournament", ADMIN),
+            Map.entry("taikai.scheduler.v1.Scheduler/JoinLeague", ADMIN),
+            Map.entry("taikai.scheduler.v1.Scheduler/LeaveLeague", ADMIN),
             Map.entry("taikai.scheduler.v1.Scheduler/ListTournaments", READERS),
             Map.entry("taikai.scheduler.v1.Scheduler/GetTournament", READERS),
             Map.entry("taikai.scheduler.v1.Scheduler/WatchTournament", READERS),
@@ -29,6 +31,8 @@ public final class Policy {
             Map.entry("taikai.worker.v1.EngineWorker/GetCatalog", READERS),
             Map.entry("POST /api/tournaments", ADMIN),
             Map.entry("DELETE /api/tournaments/*", ADMIN),
+            Map.entry("POST /api/tournaments/*/entrants", ADMIN),
+            Map.entry("DELETE /api/tournaments/*/entrants/*", ADMIN),
             Map.entry("GET /api/tournaments", READERS),
             Map.entry("GET /api/tournaments/*", READERS),
             Map.entry("GET /api/tournaments/*/standings", READERS),
@@ -49,13 +53,14 @@ public final class Policy {
         return RULES.getOrDefault(operation, Set.of());
     }
 
-    /** The HTTP operation for a request: {@code VERB /path} with each tournament id written {@code *}. */
+    /** The HTTP operation for a request: {@code VERB /path} with each tournament id and entrant name written {@code *}. */
     public static String http(String method, String path) {
         String[] parts = path.split("/", -1);
         StringBuilder route = new StringBuilder(method).append(' ');
         for (int i = 1; i < parts.length; i++) {
             route.append('/');
-            boolean id = i == 3 && parts[1].equals("api") && parts[2].equals("tournaments");
+            boolean tournaments = parts[1].equals("api") && parts.length > 2 && parts[2].equals("tournaments");
+            boolean id = tournaments && (i == 3 || (i == 5 && parts[4].equals("entrants")));
             route.append(id ? "*" : parts[i]);
         }
         return route.length() == method.length() + 1 ? route.append('/').toString() : route.toString();

@@ -107,6 +107,9 @@ class TokensTest {
         assertEquals("GET /api/tournaments/*/standings", Policy.http("GET", "/api/tournaments/t-1/standings"));
         assertEquals("DELETE /api/tournaments/*", Policy.http("DELETE", "/api/tournaments/t-1"));
         assertEquals("POST /api/tournaments", Policy.http("POST", "/api/tournaments"));
+        assertEquals(
+                "DELETE /api/tournaments/*/entrants/*", Policy.http("DELETE", "/api/tournaments/l-1/entrants/bob"));
+        assertTrue(gate.check("POST /api/tournaments/*/entrants", "Bearer " + viewer) instanceof Gate.Denied);
         assertEquals("GET /q/health/ready", Policy.http("GET", "/q/health/ready"));
         assertEquals("GET /", Policy.http("GET", "/"));
         assertTrue(new Gate(null).check(create, null) instanceof Gate.Allowed, "switched off");

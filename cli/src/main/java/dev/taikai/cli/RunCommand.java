@@ -51,6 +51,10 @@ final class RunCommand implements Callable<Integer> {
         } catch (ConfigException e) {
             throw new Failures.UsageException(e.getMessage());
         }
+        if (plan.spec().format() == dev.taikai.tournament.Format.LEAGUE) {
+            throw new Failures.UsageException("format: league runs on a cluster, where engines can join and leave:"
+                    + " taikai cluster up, then taikai cluster submit " + String.join(" ", args));
+        }
         return exitCode(new LocalRunner(
                         plan, spec.commandLine().getOut(), spec.commandLine().getErr())
                 .run());

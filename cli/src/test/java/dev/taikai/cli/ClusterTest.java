@@ -415,6 +415,98 @@ class ClusterTest {
         assertTrue(ClusterProbe.get(cluster.scheduler().http() + "/q/health").contains("\"status\": \"UP\""));
     }
 
+    @Test
+    void aLeaguePairsRoundsTakesAJoinAndALeaveAndServesItsRatings() throws Exception {
+        String admin = cluster.token(Role.ADMIN);
+        String api = cluster.scheduler().http() + "/api/tournaments";
+        HttpResponse<String> created = post(
+                api,
+                admin,
+                String.join(
+                        "",
+                        "{\"name\": \"league\", \"variant\": \"VARIANT_MINISHOGI\", \"format\": \"FORMAT_LEAGUE\",",
+                        " \"rounds\": 4, \"gamesPerPairing\": 2, \"concurrency\": 4,",
+                        " \"timeControl\": {\"kind\": \"KIND_BYOYOMI\", \"byoyomiMs\": 500},",
+                        " \"adjudication\": {\"moveLimitPlies\": 40},",
+                        " \"league\": {\"halfLifeRounds\": 8},",
+                        " \"entrants\": [{\"engineId\": \"fake-a\"}, {\"engineId\": \"fake-b\"},",
+                        " {\"engineId\": \"fake-c\"}]}"));
+        assertEquals(201, created.statusCode(), created.body());
+        TournamentState state =
+                parse(created.body(), TournamentState.newBuilder()).build();
+        String id = state.getTournamentId();
+        assertEquals(1, state.getLeagueRounds());
+        long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+        while (scheduler.state(id).getLeagueRounds() < 2 && System.nanoTime() < deadline) {
+            Thread.sleep(100);
+        }
+        HttpResponse<String> joined =
+                post(api + "/" + id + "/entrants", admin, "{\"name\": \"newcomer\", \"engineId\": \"fake-b\"}");
+        assertEquals(200, joined.statusCode(), joined.body());
+        HttpResponse<String> outsider =
+                post(api + "/" + id + "/entrants", admin, "{\"name\": \"x\", \"engineId\": \"stockfish-17\"}");
+        assertEquals(400, outsider.statusCode(), "only catalog engines join: " + outsider.body());
+        assertEquals(
+                403,
+                post(api + "/" + id + "/entrants", cluster.token(Role.VIEWER), "{}")
+                        .statusCode());
+        HttpResponse<String> left = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(api + "/" + id + "/entrants/fake-c"))
+                                .header("Authorization", "Bearer " + admin)
+                                .DELETE()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, left.statusCode(), left.body());
+        int changedBefore = parse(left.body(), TournamentState.newBuilder())
+                .getLeagueChanges(1)
+                .getBeforeRound();
+
+        while (scheduler.state(id).getStatus() == dev.taikai.proto.tournament.v1.Status.STATUS_RUNNING
+                && System.nanoTime() < deadline) {
+            Thread.sleep(200);
+        }
+        TournamentState done = scheduler.state(id);
+        assertEquals(dev.taikai.proto.tournament.v1.Status.STATUS_FINISHED, done.getStatus(), done.getStatusDetail());
+        assertEquals(4, done.getLeagueRounds());
+        List<GameRecord> records = scheduler.records(id, 0, 100).getRecordsList();
+        assertEquals(done.getFinishedGames(), records.size());
+        boolean newcomerPlayed = false;
+        for (GameRecord record : records) {
+            var a = record.getAssignment();
+            int round = a.getRound();
+            Set<String> players = Set.of(a.getSente().getName(), a.getGote().getName());
+            if (round >= changedBefore) {
+                assertTrue(!players.contains("fake-c"), "fake-c left before round " + changedBefore + ": " + a);
+                newcomerPlayed |= players.contains("newcomer");
+            } else {
+                assertTrue(!players.contains("newcomer"), "newcomer joined for round " + changedBefore);
+            }
+            replay(record);
+        }
+        assertTrue(newcomerPlayed, "the newcomer was paired");
+
+        var standings = parse(
+                        ClusterProbe.get(api + "/" + id + "/standings"),
+                        dev.taikai.proto.tournament.v1.Standings.newBuilder())
+                .build();
+        var league = standings.getLeague();
+        assertEquals(4, league.getRounds());
+        assertEquals(4, league.getRatingsCount(), "every engine that ever joined: " + league);
+        for (var rating : league.getRatingsList()) {
+            assertTrue(rating.getGames() > 0, rating.toString());
+            assertEquals(!rating.getEngine().equals("fake-c"), rating.getActive(), rating.toString());
+        }
+        assertTrue(league.getHistoryList().stream()
+                .anyMatch(h -> h.getEngine().equals("fake-a") && h.getPointsCount() >= 3));
+        assertTrue(league.getCrosstableCount() >= 3);
+    }
+
+    private static <B extends com.google.protobuf.Message.Builder> B parse(String json, B builder) throws Exception {
+        com.google.protobuf.util.JsonFormat.parser().ignoringUnknownFields().merge(json, builder);
+        return builder;
+    }
+
     private static HttpResponse<String> post(String url, String token, String body) throws Exception {
         return HttpClient.newHttpClient()
                 .send(

@@ -10,7 +10,12 @@ public enum Format {
     /** The first {@code seeds} entrants against each of the others; seeds do not meet. */
     GAUNTLET("gauntlet"),
     /** Exactly two entrants; SPRT may stop it early. */
-    MATCH("match");
+    MATCH("match"),
+    /**
+     * A continuous rating league: the entrants are the first pool, engines join and leave, and each round
+     * is paired by rating ({@link dev.taikai.tournament.league.League}); it runs on a cluster.
+     */
+    LEAGUE("league");
 
     private final String id;
 

@@ -70,6 +70,9 @@ public final class Schedule {
                     }
                 }
             }
+            case LEAGUE -> {
+                // no fixed plan: a league's rounds are paired as it goes (leagueGame)
+            }
             case GAUNTLET -> {
                 for (int seed = 0; seed < spec.seeds(); seed++) {
                     for (int other = spec.seeds(); other < n; other++) {
@@ -90,6 +93,28 @@ public final class Schedule {
             Collections.shuffle(order, new Random(spec.seed()));
         }
         return order;
+    }
+
+    /**
+     * The assignment of a league game: the pairing's opening (the same for both games of a pair, taken in
+     * the suite's order from round to round), each engine's time control, the spec's adjudication.
+     */
+    public static GameAssignment leagueGame(
+            TournamentSpec spec, dev.taikai.tournament.league.League.Game game, Entrant sente, Entrant gote) {
+        int pair = (game.round() - 1) * 1000 + (game.pairing() - 1);
+        return new GameAssignment(
+                game.id(),
+                game.round(),
+                game.pairing(),
+                game.game(),
+                spec.variant(),
+                sente.name(),
+                gote.name(),
+                openingFor(spec, openingOrder(spec), pair),
+                sente.timeControl(),
+                gote.timeControl(),
+                spec.overrunMarginMillis(),
+                spec.adjudication());
     }
 
     private static Opening openingFor(TournamentSpec spec, List<Integer> order, int pair) {

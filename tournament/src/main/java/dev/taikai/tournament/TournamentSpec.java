@@ -54,8 +54,12 @@ public record TournamentSpec(
             throw new IllegalArgumentException(
                     "a gauntlet needs between 1 and " + (entrants.size() - 1) + " seeds, not " + seeds);
         }
-        if (rounds < 1 || gamesPerPairing < 1 || concurrency < 1) {
-            throw new IllegalArgumentException("rounds, games per pairing and concurrency must be at least 1");
+        if ((rounds < 1 && format != Format.LEAGUE) || rounds < 0 || gamesPerPairing < 1 || concurrency < 1) {
+            throw new IllegalArgumentException(
+                    "rounds, games per pairing and concurrency must be at least 1 (a league's rounds 0: no end)");
+        }
+        if (format == Format.LEAGUE && gamesPerPairing > 2) {
+            throw new IllegalArgumentException("a league plays 1 or 2 games per pairing");
         }
         if (sprt != null && format != Format.MATCH) {
             throw new IllegalArgumentException("SPRT needs a two-engine match");

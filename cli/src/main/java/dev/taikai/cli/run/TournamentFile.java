@@ -95,7 +95,7 @@ public final class TournamentFile {
         if (f.containsKey("format")) {
             YamlNode node = f.get("format");
             format = Format.byId(node.nonEmpty())
-                    .orElseThrow(() -> node.error("unknown format; use round-robin, gauntlet or match"));
+                    .orElseThrow(() -> node.error("unknown format; use round-robin, gauntlet, match or league"));
         }
         int seeds = f.containsKey("seeds") ? (int) f.get("seeds").number(1, entrants.size() - 1) : 1;
         int rounds = f.containsKey("rounds") ? (int) f.get("rounds").number(1, 1_000_000) : 1;

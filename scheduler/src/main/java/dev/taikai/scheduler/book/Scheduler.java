@@ -19,6 +19,10 @@ public final class Scheduler {
 
         Optional<TournamentState> cancel(String id, String reason);
 
+        /** A league's pool changes (see {@link TournamentBook#changeLeague}); empty for an unknown id. */
+        Optional<TournamentState> changeLeague(
+                String id, dev.taikai.proto.tournament.v1.Entrant entrant, boolean leave);
+
         /** False until the book has been rebuilt from the topics. */
         boolean ready();
     }
@@ -50,9 +54,7 @@ public final class Scheduler {
      * @throws IllegalStateException when the scheduler is not ready yet
      */
     public TournamentState create(TournamentSpec spec) {
-        if (!publisher.ready()) {
-            throw new IllegalStateException("the scheduler is still reading its state from Kafka; try again shortly");
-        }
+        ready();
         if (!engines.isEmpty()) {
             for (int i = 0; i < spec.getEntrantsCount(); i++) {
                 String id = spec.getEntrants(i).getEngineId();
@@ -68,6 +70,49 @@ public final class Scheduler {
 
     public Optional<TournamentState> cancel(String id, String reason) {
         return publisher.cancel(id, reason);
+    }
+
+    /**
+     * An engine joins a league from its next round on.
+     *
+     * @throws IllegalArgumentException naming the field when it cannot (see {@link TournamentBook#changeLeague})
+     * @throws IllegalStateException when the league has stopped or the scheduler is not ready
+     */
+    public Optional<TournamentState> joinLeague(String id, dev.taikai.proto.tournament.v1.Entrant entrant) {
+        ready();
+        if (!engines.isEmpty() && !engines.contains(entrant.getEngineId())) {
+            throw new IllegalArgumentException("entrant.engine_id '" + shorten(entrant.getEngineId())
+                    + "' is not in the workers' catalog (" + String.join(", ", new TreeSet<>(engines)) + ")");
+        }
+        return publisher.changeLeague(id, entrant, false);
+    }
+
+    /** An engine leaves a league's pool; its games in play still count. */
+    public Optional<TournamentState> leaveLeague(String id, String name) {
+        ready();
+        return publisher.changeLeague(
+                id,
+                dev.taikai.proto.tournament.v1.Entrant.newBuilder()
+                        .setName(name)
+                        .build(),
+                true);
+    }
+
+    private void ready() {
+        if (!publisher.ready()) {
+            throw new NotReady();
+        }
+    }
+
+    /** The scheduler is still rebuilding its state from Kafka: try again shortly (UNAVAILABLE, 503). */
+    public static final class NotReady extends IllegalStateException {
+        NotReady() {
+            super("the scheduler is still reading its state from Kafka; try again shortly");
+        }
+    }
+
+    private static String shorten(String id) {
+        return id.length() > 64 ? id.substring(0, 64) + "..." : id;
     }
 
     static String newId(String name) {

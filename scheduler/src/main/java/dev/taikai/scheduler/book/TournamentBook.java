@@ -57,6 +57,11 @@ public final class TournamentBook {
         final List<GameRecord> records = new ArrayList<>();
         final List<Watcher> watchers = new CopyOnWriteArrayList<>();
         final long created;
+        /** The league, for a league; null for a tournament with a fixed plan. */
+        final LeagueRun league;
+        /** Rounds a league had paired in the state it was rebuilt from: they are paired again whatever its status. */
+        int restoredRounds;
+
         Status status = Status.STATUS_RUNNING;
         String detail = "";
         int published;
@@ -73,22 +78,26 @@ public final class TournamentBook {
             }
             this.standings =
                     new Standings(spec.entrants().stream().map(Entrant::name).toList());
+            this.league = spec.format() == dev.taikai.tournament.Format.LEAGUE ? new LeagueRun(spec, message) : null;
             this.created = created;
             this.updated = created;
         }
 
         TournamentState state() {
-            return TournamentState.newBuilder()
+            TournamentState.Builder state = TournamentState.newBuilder()
                     .setTournamentId(id)
                     .setSpec(message)
                     .setStatus(status)
                     .setStatusDetail(detail)
-                    .setPlannedGames(plan.size())
+                    .setPlannedGames(league == null ? plan.size() : league.pairedGames())
                     .setPublishedGames(published)
                     .setFinishedGames(standings.gamesPlayed())
                     .setCreatedUnixMs(created)
-                    .setUpdatedUnixMs(updated)
-                    .build();
+                    .setUpdatedUnixMs(updated);
+            if (league != null) {
+                state.addAllLeagueChanges(league.changes()).setLeagueRounds(league.rounds());
+            }
+            return state.build();
         }
 
         boolean running() {
@@ -117,6 +126,7 @@ public final class TournamentBook {
         }
         Tournament t = new Tournament(id, message, spec, nowMillis);
         tournaments.put(id, t);
+        advanceLeague(t);
         return t.state();
     }
 
@@ -132,6 +142,50 @@ public final class TournamentBook {
         t.detail = state.getStatusDetail();
         t.published = Math.max(t.published, state.getPublishedGames());
         t.updated = state.getUpdatedUnixMs();
+        if (t.league != null) {
+            t.league.restore(state.getLeagueChangesList());
+            t.restoredRounds = Math.max(t.restoredRounds, state.getLeagueRounds());
+            advanceLeague(t);
+        }
+    }
+
+    /**
+     * Pairs a league's next round once the current one is complete: while it runs, and while rebuilding up
+     * to the rounds it had paired before (also when it has stopped since).
+     */
+    private static void advanceLeague(Tournament t) {
+        if (t.league == null) {
+            return;
+        }
+        while ((t.running() || t.league.rounds() < t.restoredRounds) && t.league.pairNextRound()) {
+            // one round at a time: pairing a round leaves it outstanding, which ends the loop
+        }
+    }
+
+    /**
+     * An engine joins or leaves a running league from its next round on.
+     *
+     * @return the new state; empty for an unknown id
+     * @throws IllegalArgumentException naming the field when the change cannot be made (not a league, an
+     *     invalid entrant, a name in use, a leave of an engine not in the pool)
+     * @throws IllegalStateException when the league has stopped
+     */
+    public synchronized Optional<TournamentState> changeLeague(
+            String id, dev.taikai.proto.tournament.v1.Entrant entrant, boolean leave, long nowMillis) {
+        Tournament t = tournaments.get(id);
+        if (t == null) {
+            return Optional.empty();
+        }
+        if (t.league == null) {
+            throw new IllegalArgumentException("tournament_id: " + id + " is not a league");
+        }
+        if (!t.running()) {
+            throw new IllegalStateException("the league " + id + " has stopped (" + t.detail + ")");
+        }
+        t.league.change(entrant, leave);
+        t.updated = Math.max(t.updated, nowMillis);
+        advanceLeague(t);
+        return Optional.of(t.state());
     }
 
     /**
@@ -151,6 +205,9 @@ public final class TournamentBook {
             return Counted.UNKNOWN;
         }
         GameAssignment game = read.record().assignment();
+        if (t.league != null) {
+            return countLeagueGame(t, message, read);
+        }
         Integer index = t.planIndex.get(game.gameId());
         if (index == null
                 || !t.plan.get(index).sente().equals(game.sente())
@@ -168,6 +225,32 @@ public final class TournamentBook {
             t.detail = "all " + t.plan.size() + " games played";
         }
         checkSprt(t);
+        TournamentState state = t.state();
+        for (Watcher watcher : t.watchers) {
+            watcher.progressed(state, message);
+        }
+        if (!t.running()) {
+            stopWatchers(t);
+        }
+        return Counted.COUNTED;
+    }
+
+    private Counted countLeagueGame(Tournament t, GameRecord message, GameMessages.Read read) {
+        GameAssignment game = read.record().assignment();
+        if (t.league.game(game.gameId(), game.sente(), game.gote()).isEmpty()) {
+            return Counted.UNKNOWN;
+        }
+        if (!t.standings.add(read.record())) {
+            return Counted.DUPLICATE;
+        }
+        t.league.count(game.gameId(), read.record().scoreOf(game.sente()));
+        t.records.add(message);
+        t.updated = Math.max(t.updated, message.getFinishedUnixMs());
+        advanceLeague(t);
+        if (t.running() && t.league.complete()) {
+            t.status = Status.STATUS_FINISHED;
+            t.detail = "all " + t.spec.rounds() + " rounds played";
+        }
         TournamentState state = t.state();
         for (Watcher watcher : t.watchers) {
             watcher.progressed(state, message);
@@ -212,6 +295,18 @@ public final class TournamentBook {
         int inPlay = t.published - t.standings.gamesPlayed();
         int room = Math.max(0, t.spec.concurrency() - inPlay);
         List<Pairing> next = new ArrayList<>();
+        if (t.league != null) {
+            // games paired but handed out before a rebuild are not handed out again
+            while (t.league.hasUnpublished() && t.league.pairedGames() - t.league.unpublishedCount() < t.published) {
+                t.league.nextUnpublished();
+            }
+            while (room-- > 0 && t.league.hasUnpublished()) {
+                GameAssignment game = t.league.nextUnpublished();
+                next.add(new Pairing(
+                        id, game, leagueEngine(t, game.sente()), leagueEngine(t, game.gote()), t.published++));
+            }
+            return next;
+        }
         while (room-- > 0 && t.published < t.plan.size()) {
             int index = t.published++;
             GameAssignment game = t.plan.get(index);
@@ -221,6 +316,11 @@ public final class TournamentBook {
             next.add(new Pairing(id, game, engine(t, game.sente()), engine(t, game.gote()), index));
         }
         return next;
+    }
+
+    private static Pairing.Engine leagueEngine(Tournament t, String entrantName) {
+        Entrant entrant = t.league.entrant(entrantName);
+        return new Pairing.Engine(entrant.engineId(), entrant.options());
     }
 
     private static Pairing.Engine engine(Tournament t, String entrantName) {
@@ -299,14 +399,25 @@ public final class TournamentBook {
 
     public synchronized Optional<dev.taikai.proto.tournament.v1.Standings> standings(String id) {
         Tournament t = tournaments.get(id);
-        return t == null ? Optional.empty() : Optional.of(StandingsMessages.toProto(id, t.spec, t.standings));
+        if (t == null) {
+            return Optional.empty();
+        }
+        if (t.league != null) {
+            // a league's table is its ratings (the pool changes, so there is no fixed table of entrants)
+            return Optional.of(dev.taikai.proto.tournament.v1.Standings.newBuilder()
+                    .setTournamentId(id)
+                    .setGames(t.standings.gamesPlayed())
+                    .setLeague(t.league.table())
+                    .build());
+        }
+        return Optional.of(StandingsMessages.toProto(id, t.spec, t.standings));
     }
 
     /** The leader by points and its points, or empty before any game. */
     public synchronized Optional<Map.Entry<String, Double>> leader(String id) {
         Tournament t = tournaments.get(id);
-        if (t == null || t.standings.gamesPlayed() == 0) {
-            return Optional.empty();
+        if (t == null || t.standings.gamesPlayed() == 0 || t.league != null) {
+            return Optional.empty(); // a league ranks by rating (its standings), not by points
         }
         return t.standings.table().stream()
                 .max((x, y) -> Double.compare(x.points(), y.points()))

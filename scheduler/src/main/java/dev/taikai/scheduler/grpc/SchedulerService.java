@@ -7,6 +7,8 @@ import dev.taikai.proto.scheduler.v1.GetGameRecordsRequest;
 import dev.taikai.proto.scheduler.v1.GetGameRecordsResponse;
 import dev.taikai.proto.scheduler.v1.GetStandingsRequest;
 import dev.taikai.proto.scheduler.v1.GetTournamentRequest;
+import dev.taikai.proto.scheduler.v1.JoinLeagueRequest;
+import dev.taikai.proto.scheduler.v1.LeaveLeagueRequest;
 import dev.taikai.proto.scheduler.v1.ListTournamentsRequest;
 import dev.taikai.proto.scheduler.v1.ListTournamentsResponse;
 import dev.taikai.proto.scheduler.v1.SchedulerGrpc;
@@ -43,6 +45,45 @@ public class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
                     Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException());
         } catch (IllegalStateException e) {
             response.onError(Status.UNAVAILABLE.withDescription(e.getMessage()).asRuntimeException());
+        }
+    }
+
+    @Override
+    public void joinLeague(JoinLeagueRequest request, StreamObserver<TournamentState> response) {
+        if (!request.hasEntrant()) {
+            response.onError(Status.INVALID_ARGUMENT
+                    .withDescription("entrant is missing")
+                    .asRuntimeException());
+            return;
+        }
+        changeLeague(
+                response,
+                request.getTournamentId(),
+                () -> scheduler.joinLeague(request.getTournamentId(), request.getEntrant()));
+    }
+
+    @Override
+    public void leaveLeague(LeaveLeagueRequest request, StreamObserver<TournamentState> response) {
+        changeLeague(
+                response,
+                request.getTournamentId(),
+                () -> scheduler.leaveLeague(request.getTournamentId(), request.getName()));
+    }
+
+    private static void changeLeague(
+            StreamObserver<TournamentState> response,
+            String id,
+            java.util.function.Supplier<java.util.Optional<TournamentState>> change) {
+        try {
+            found(response, id, change.get());
+        } catch (IllegalArgumentException e) {
+            response.onError(
+                    Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException());
+        } catch (Scheduler.NotReady e) {
+            response.onError(Status.UNAVAILABLE.withDescription(e.getMessage()).asRuntimeException());
+        } catch (IllegalStateException e) {
+            response.onError(
+                    Status.FAILED_PRECONDITION.withDescription(e.getMessage()).asRuntimeException());
         }
     }
 

@@ -5,6 +5,7 @@ import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
 import dev.taikai.proto.scheduler.v1.GetGameRecordsResponse;
 import dev.taikai.proto.tournament.v1.TournamentSpec;
+import dev.taikai.proto.tournament.v1.TournamentState;
 import dev.taikai.scheduler.book.Scheduler;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
@@ -101,6 +102,42 @@ public class TournamentResource {
             return error(400, "reason is longer than 500 characters");
         }
         return found(id, scheduler.cancel(id, reason));
+    }
+
+    /** League only: an engine joins the pool from the next round on; the body is an Entrant in JSON. */
+    @POST
+    @Path("{id}/entrants")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response join(@PathParam("id") String id, String body) {
+        if (body == null || body.length() > 64 * 1024) {
+            return error(400, "the body must be an Entrant in JSON of at most 64 KiB");
+        }
+        dev.taikai.proto.tournament.v1.Entrant.Builder entrant = dev.taikai.proto.tournament.v1.Entrant.newBuilder();
+        try {
+            JsonFormat.parser().merge(body, entrant);
+        } catch (InvalidProtocolBufferException | RuntimeException e) {
+            return error(400, "not an Entrant: " + e.getMessage());
+        }
+        return changeLeague(id, () -> scheduler.joinLeague(id, entrant.build()));
+    }
+
+    /** League only: an engine leaves the pool; its games in play still count. */
+    @DELETE
+    @Path("{id}/entrants/{name}")
+    public Response leave(@PathParam("id") String id, @PathParam("name") String name) {
+        return changeLeague(id, () -> scheduler.leaveLeague(id, name));
+    }
+
+    private static Response changeLeague(String id, java.util.function.Supplier<Optional<TournamentState>> change) {
+        try {
+            return found(id, change.get());
+        } catch (IllegalArgumentException e) {
+            return error(400, e.getMessage());
+        } catch (Scheduler.NotReady e) {
+            return error(503, e.getMessage());
+        } catch (IllegalStateException e) {
+            return error(409, e.getMessage());
+        }
     }
 
     private static Response found(String id, Optional<? extends Message> value) {

@@ -194,6 +194,18 @@ public final class SchedulerKafka implements Runnable, AutoCloseable, Scheduler.
         return state;
     }
 
+    /** Changes a league's pool and hands out what that makes possible (a round, when it was waiting). */
+    @Override
+    public java.util.Optional<TournamentState> changeLeague(
+            String id, dev.taikai.proto.tournament.v1.Entrant entrant, boolean leave) {
+        var state = book.changeLeague(id, entrant, leave, System.currentTimeMillis());
+        if (state.isPresent()) {
+            publishState(state.get());
+            publishNext(id);
+        }
+        return state.isPresent() ? book.state(id) : state;
+    }
+
     /** Hands out the next pairings of {@code id} (within its concurrency) and publishes its state. */
     private synchronized void publishNext(String id) {
         List<Pairing> next = book.nextPairings(id);

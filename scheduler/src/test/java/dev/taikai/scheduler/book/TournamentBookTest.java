@@ -171,6 +171,96 @@ public class TournamentBookTest {
     }
 
     @Test
+    void aLeaguePairsRoundByRoundTakesJoinsAndLeavesAndRebuildsTheSame() {
+        TournamentBook book = new TournamentBook(16);
+        var spec = spec(Format.FORMAT_LEAGUE, 4, 6, 8).toBuilder()
+                .setLeague(dev.taikai.proto.tournament.v1.LeagueSettings.newBuilder()
+                        .setHalfLifeRounds(10))
+                .build();
+        TournamentState created = book.create("lg", spec, 100);
+        assertEquals(4, created.getPlannedGames(), "round 1 paired: two pairs of two games");
+        assertEquals(1, created.getLeagueRounds());
+        List<GameRecord> published = new ArrayList<>();
+        java.util.Map<String, Integer> strength = java.util.Map.of("e0", 3, "e1", 2, "e2", 1, "e3", 0, "late", 4);
+        java.util.ArrayDeque<Pairing> inPlay = new java.util.ArrayDeque<>(book.nextPairings("lg"));
+        assertEquals(4, inPlay.size());
+        while (!inPlay.isEmpty()) {
+            Pairing p = inPlay.poll();
+            var game = p.game();
+            int diff = strength.get(game.sente()) - strength.get(game.gote());
+            GameRecord r = record(p, diff > 0 ? Result.SENTE_WINS : diff < 0 ? Result.GOTE_WINS : Result.DRAW);
+            assertEquals(TournamentBook.Counted.COUNTED, book.count(r));
+            published.add(r);
+            if (published.size() == 6) { // mid-round 2: one joins, one leaves, from round 3 on
+                book.changeLeague(
+                        "lg",
+                        dev.taikai.proto.tournament.v1.Entrant.newBuilder()
+                                .setName("late")
+                                .setEngineId("taikai-2")
+                                .build(),
+                        false,
+                        200);
+                book.changeLeague(
+                        "lg",
+                        dev.taikai.proto.tournament.v1.Entrant.newBuilder()
+                                .setName("e3")
+                                .build(),
+                        true,
+                        200);
+            }
+            inPlay.addAll(book.nextPairings("lg"));
+        }
+        TournamentState done = book.state("lg").orElseThrow();
+        assertEquals(Status.STATUS_FINISHED, done.getStatus(), done.getStatusDetail());
+        assertEquals(6, done.getLeagueRounds());
+        assertEquals(24, done.getFinishedGames());
+        for (GameRecord r : published) {
+            var a = r.getAssignment();
+            if (Integer.parseInt(a.getLocalId().substring(1, a.getLocalId().indexOf('-'))) >= 3) {
+                assertTrue(
+                        !a.getSente().getName().equals("e3")
+                                && !a.getGote().getName().equals("e3"),
+                        "e3 left");
+            }
+        }
+        var table = book.standings("lg").orElseThrow().getLeague();
+        assertEquals("late", table.getRatings(0).getEngine(), "the strongest, joined late, rates highest");
+        assertTrue(table.getRatings(0).getError() > 0
+                && Double.isFinite(table.getRatings(0).getError()));
+        assertEquals(
+                6,
+                table.getHistoryList().stream()
+                        .filter(h -> h.getEngine().equals("e0"))
+                        .findFirst()
+                        .orElseThrow()
+                        .getPointsCount());
+        assertTrue(table.getCrosstableCount() >= 5);
+        assertTrue(table.getRatingsList().stream().anyMatch(r -> r.getEngine().equals("e3") && !r.getActive()));
+
+        TournamentBook rebuilt = new TournamentBook(16);
+        rebuilt.restore(done);
+        for (GameRecord r : published) {
+            rebuilt.count(r);
+            rebuilt.count(r); // delivered twice
+        }
+        assertEquals(done, rebuilt.state("lg").orElseThrow(), "the same rounds, byte for byte");
+        assertEquals(book.standings("lg").orElseThrow(), rebuilt.standings("lg").orElseThrow());
+
+        var notALeague = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> {
+            book.create("rr", spec(Format.FORMAT_ROUND_ROBIN, 3, 1, 2), 1);
+            book.changeLeague(
+                    "rr",
+                    dev.taikai.proto.tournament.v1.Entrant.newBuilder()
+                            .setName("x")
+                            .setEngineId("taikai-1")
+                            .build(),
+                    false,
+                    1);
+        });
+        assertTrue(notALeague.getMessage().contains("is not a league"));
+    }
+
+    @Test
     void specsThatAreNotTournamentsAreRefusedWithTheField() {
         TournamentBook book = new TournamentBook(16);
         var commandLine = spec(Format.FORMAT_MATCH, 2, 1, 1).toBuilder()

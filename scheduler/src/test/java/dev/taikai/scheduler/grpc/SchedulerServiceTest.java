@@ -62,6 +62,14 @@ class SchedulerServiceTest {
             }
 
             @Override
+            public Optional<TournamentState> changeLeague(
+                    String id, dev.taikai.proto.tournament.v1.Entrant entrant, boolean leave) {
+                Optional<TournamentState> state = book.changeLeague(id, entrant, leave, 3);
+                handedOut.addAll(book.nextPairings(id));
+                return state;
+            }
+
+            @Override
             public boolean ready() {
                 return true;
             }

@@ -11,6 +11,7 @@ import dev.taikai.tournament.Entrant;
 import dev.taikai.tournament.Format;
 import dev.taikai.tournament.OpeningSuite;
 import dev.taikai.tournament.TournamentSpec;
+import dev.taikai.tournament.league.League;
 import dev.taikai.tournament.stats.Sprt;
 import java.util.ArrayList;
 import java.util.List;
@@ -47,6 +48,7 @@ public final class TournamentMessages {
             case FORMAT_ROUND_ROBIN -> Format.ROUND_ROBIN;
             case FORMAT_GAUNTLET -> Format.GAUNTLET;
             case FORMAT_MATCH -> Format.MATCH;
+            case FORMAT_LEAGUE -> Format.LEAGUE;
             default -> throw new IllegalArgumentException("format is missing or unknown");
         };
         if (message.getEntrantsCount() > MAX_ENTRANTS) {
@@ -60,28 +62,7 @@ public final class TournamentMessages {
                 message.hasTimeControl() ? GameMessages.timeControl("time_control", message.getTimeControl()) : null;
         List<Entrant> entrants = new ArrayList<>();
         for (int i = 0; i < message.getEntrantsCount(); i++) {
-            var e = message.getEntrants(i);
-            String field = "entrants[" + i + "]";
-            String engineId = e.getEngineId();
-            if (!ENGINE_ID.matcher(engineId).matches()) {
-                throw new IllegalArgumentException(field + ".engine_id '" + abbreviate(engineId)
-                        + "' is not a catalog id (letters, digits, '.', '-', '_'; the cluster runs only engines"
-                        + " from its workers' catalogs, never a command line)");
-            }
-            String entrantName = e.getName().isEmpty() ? engineId : e.getName();
-            if (entrantName.length() > 64 || entrantName.chars().anyMatch(Character::isISOControl)) {
-                throw new IllegalArgumentException(
-                        field + ".name must be at most 64 characters without control characters");
-            }
-            e.getOptionsMap().forEach((key, value) -> {
-                if (key.isEmpty() || key.length() > 100 || value.length() > 1000) {
-                    throw new IllegalArgumentException(
-                            field + ".options: option names are 1 to 100 characters," + " values at most 1000");
-                }
-            });
-            TimeControl own =
-                    e.hasTimeControl() ? GameMessages.timeControl(field + ".time_control", e.getTimeControl()) : common;
-            entrants.add(new Entrant(entrantName, engineId, e.getOptionsMap(), own));
+            entrants.add(entrant("entrants[" + i + "]", message.getEntrants(i), common));
         }
         if (message.getOpeningsCount() > MAX_OPENINGS) {
             throw new IllegalArgumentException("openings: " + message.getOpeningsCount() + "; at most " + MAX_OPENINGS);
@@ -110,13 +91,18 @@ public final class TournamentMessages {
         }
         int rounds = message.getRounds();
         int games = message.getGamesPerPairing();
-        if (rounds < 1 || games < 1) {
-            throw new IllegalArgumentException("rounds and games_per_pairing must be at least 1");
+        if ((rounds < 1 && format != Format.LEAGUE) || rounds < 0 || games < 1) {
+            throw new IllegalArgumentException(
+                    "rounds and games_per_pairing must be at least 1 (a league's rounds may be 0: no end)");
+        }
+        if (format == Format.LEAGUE) {
+            leagueSettings(message);
         }
         long pairings = switch (format) {
             case ROUND_ROBIN -> (long) entrants.size() * (entrants.size() - 1) / 2;
             case GAUNTLET -> (long) message.getSeeds() * Math.max(0, entrants.size() - message.getSeeds());
             case MATCH -> 1;
+            case LEAGUE -> MAX_ENTRANTS / 2;
         };
         if ((long) rounds * games * pairings > MAX_GAMES) {
             throw new IllegalArgumentException(
@@ -144,6 +130,59 @@ public final class TournamentMessages {
                 sprt);
     }
 
+    /**
+     * One entrant of a message, checked: a catalog id (never a command line), a name, options of sensible
+     * size, a time control (its own or {@code common}).
+     *
+     * @param field how to name it in errors, e.g. {@code entrants[2]}
+     */
+    public static Entrant entrant(String field, dev.taikai.proto.tournament.v1.Entrant e, TimeControl common) {
+        String engineId = e.getEngineId();
+        if (!ENGINE_ID.matcher(engineId).matches()) {
+            throw new IllegalArgumentException(field + ".engine_id '" + abbreviate(engineId)
+                    + "' is not a catalog id (letters, digits, '.', '-', '_'; the cluster runs only engines"
+                    + " from its workers' catalogs, never a command line)");
+        }
+        String entrantName = e.getName().isEmpty() ? engineId : e.getName();
+        if (entrantName.length() > 64 || entrantName.chars().anyMatch(Character::isISOControl)) {
+            throw new IllegalArgumentException(
+                    field + ".name must be at most 64 characters without control characters");
+        }
+        e.getOptionsMap().forEach((key, value) -> {
+            if (key.isEmpty() || key.length() > 100 || value.length() > 1000) {
+                throw new IllegalArgumentException(
+                        field + ".options: option names are 1 to 100 characters," + " values at most 1000");
+            }
+        });
+        if (common == null && !e.hasTimeControl()) {
+            throw new IllegalArgumentException(field + ".time_control is missing (the tournament has none)");
+        }
+        TimeControl own =
+                e.hasTimeControl() ? GameMessages.timeControl(field + ".time_control", e.getTimeControl()) : common;
+        return new Entrant(entrantName, engineId, e.getOptionsMap(), own);
+    }
+
+    /** The common time control of a spec message, or null when it has none. */
+    public static TimeControl commonTimeControl(dev.taikai.proto.tournament.v1.TournamentSpec message) {
+        return message.hasTimeControl() ? GameMessages.timeControl("time_control", message.getTimeControl()) : null;
+    }
+
+    /** A league's settings from its spec message; 0 values take the defaults. */
+    public static League.Settings leagueSettings(dev.taikai.proto.tournament.v1.TournamentSpec message) {
+        var l = message.getLeague();
+        try {
+            return new League.Settings(
+                    message.getGamesPerPairing(),
+                    l.getRematchPenalty() == 0 ? League.Settings.DEFAULT.rematchPenalty() : l.getRematchPenalty(),
+                    l.getRematchMemoryRounds() == 0
+                            ? League.Settings.DEFAULT.rematchMemory()
+                            : l.getRematchMemoryRounds(),
+                    l.getHalfLifeRounds());
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("league: " + e.getMessage());
+        }
+    }
+
     /** A spec as a message; every entrant carries its own time control. */
     public static dev.taikai.proto.tournament.v1.TournamentSpec toProto(TournamentSpec spec) {
         Builder builder = dev.taikai.proto.tournament.v1.TournamentSpec.newBuilder()
@@ -154,6 +193,7 @@ public final class TournamentMessages {
                             case ROUND_ROBIN -> dev.taikai.proto.tournament.v1.Format.FORMAT_ROUND_ROBIN;
                             case GAUNTLET -> dev.taikai.proto.tournament.v1.Format.FORMAT_GAUNTLET;
                             case MATCH -> dev.taikai.proto.tournament.v1.Format.FORMAT_MATCH;
+                            case LEAGUE -> dev.taikai.proto.tournament.v1.Format.FORMAT_LEAGUE;
                         })
                 .setSeeds(spec.seeds())
                 .setRounds(spec.rounds())
