@@ -502,6 +502,32 @@ class ClusterTest {
         assertTrue(league.getCrosstableCount() >= 3);
     }
 
+    @Test
+    void aLeagueFileRunsThroughTheClusterCommandAndNotOnOneMachine() throws Exception {
+        Path file = dir.resolve("league.yaml");
+        Files.writeString(
+                file,
+                String.join(
+                        "\n",
+                        "name: file league",
+                        "variant: minishogi",
+                        "catalog: fakes.yaml",
+                        "format: league",
+                        "rounds: 2",
+                        "games: 2",
+                        "time-control: byoyomi 0.5",
+                        "adjudication: {move-limit: 30}",
+                        "engines: [fake-a, fake-b, fake-c]",
+                        ""));
+        ClusterProbe.Output submitted = ClusterProbe.submit(cluster, file);
+        assertEquals(0, submitted.code(), submitted.err());
+        assertTrue(submitted.out().contains("Standings of file league (minishogi, league, 4 games)"), submitted.out());
+        assertTrue(submitted.out().contains("finished (all 2 rounds played)"), submitted.out());
+        StringWriter err = new StringWriter();
+        assertEquals(2, taikai(new StringWriter(), err, "run", file.toString()));
+        assertTrue(err.toString().contains("format: league runs on a cluster"), err.toString());
+    }
+
     private static <B extends com.google.protobuf.Message.Builder> B parse(String json, B builder) throws Exception {
         com.google.protobuf.util.JsonFormat.parser().ignoringUnknownFields().merge(json, builder);
         return builder;
