@@ -401,6 +401,44 @@ class KubernetesManifestsTest {
     }
 
     @Test
+    void theTournamentsTheManifestsCreateAreValidAndNameCatalogEngines() throws Exception {
+        var catalog = dev.taikai.enginehost.catalog.BuiltinCatalog.get()
+                .with(dev.taikai.enginehost.catalog.Catalog.read(K8S.resolve("base/catalog.yaml")));
+        Set<String> engines = new HashSet<>();
+        catalog.engines().forEach(e -> engines.add(e.id()));
+        List<Path> specs;
+        try (Stream<Path> files = Files.list(K8S.resolve("base/tournaments"))) {
+            specs = files.filter(f -> f.toString().endsWith(".json")).sorted().toList();
+        }
+        assertTrue(!specs.isEmpty(), "a tournament to create");
+        for (Path file : specs) {
+            var spec = dev.taikai.proto.tournament.v1.TournamentSpec.newBuilder();
+            com.google.protobuf.util.JsonFormat.parser().merge(Files.readString(file), spec);
+            dev.taikai.tournament.messages.TournamentMessages.spec(spec.build(), 16); // throws naming the field
+            for (var entrant : spec.getEntrantsList()) {
+                assertTrue(
+                        engines.contains(entrant.getEngineId()),
+                        file + ": " + entrant.getEngineId() + " in the catalog");
+            }
+        }
+    }
+
+    @Test
+    void graceOutlastsTheDrain() throws Exception {
+        for (String file : List.of("referee.yaml", "engine-worker.yaml")) {
+            String yaml = Files.readString(K8S.resolve("base/" + file));
+            Matcher grace =
+                    Pattern.compile("terminationGracePeriodSeconds: (\\d+)").matcher(yaml);
+            Matcher drain =
+                    Pattern.compile("_DRAIN_SECONDS\\s+value: \"(\\d+)\"").matcher(yaml);
+            assertTrue(grace.find() && drain.find(), file);
+            assertTrue(
+                    Integer.parseInt(grace.group(1)) >= Integer.parseInt(drain.group(1)) + 10,
+                    file + ": the pod's grace period leaves its drain time to finish");
+        }
+    }
+
+    @Test
     void theDashboardShowsOnlyDocumentedMetrics() throws IOException {
         JsonNode dashboard = new ObjectMapper()
                 .readTree(K8S.resolve("base/taikai-dashboard.json").toFile());
