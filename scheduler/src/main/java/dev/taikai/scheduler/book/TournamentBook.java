@@ -225,14 +225,7 @@ public final class TournamentBook {
             t.detail = "all " + t.plan.size() + " games played";
         }
         checkSprt(t);
-        TournamentState state = t.state();
-        for (Watcher watcher : t.watchers) {
-            watcher.progressed(state, message);
-        }
-        if (!t.running()) {
-            stopWatchers(t);
-        }
-        return Counted.COUNTED;
+        return counted(t, message);
     }
 
     private Counted countLeagueGame(Tournament t, GameRecord message, GameMessages.Read read) {
@@ -251,6 +244,11 @@ public final class TournamentBook {
             t.status = Status.STATUS_FINISHED;
             t.detail = "all " + t.spec.rounds() + " rounds played";
         }
+        return counted(t, message);
+    }
+
+    /** Tells the watchers about a counted game (and that the tournament stopped, when it did). */
+    private static Counted counted(Tournament t, GameRecord message) {
         TournamentState state = t.state();
         for (Watcher watcher : t.watchers) {
             watcher.progressed(state, message);
