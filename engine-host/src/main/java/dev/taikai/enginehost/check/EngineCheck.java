@@ -241,6 +241,8 @@ public final class EngineCheck {
             return;
         }
         engine = lenientEngine;
+        // one tiny search first, so that a freshly started engine's warm-up is not taken for its time use
+        engine.go(startCommand, SearchLimits.nodes(1));
         long ownLarge = timedMillis(SearchLimits.byoyomi(3_000, 100, 0));
         long ownTiny = timedMillis(SearchLimits.byoyomi(100, 3_000, 0));
         engine.close();
