@@ -425,7 +425,7 @@ class ClusterTest {
                 String.join(
                         "",
                         "{\"name\": \"league\", \"variant\": \"VARIANT_MINISHOGI\", \"format\": \"FORMAT_LEAGUE\",",
-                        " \"rounds\": 4, \"gamesPerPairing\": 2, \"concurrency\": 4,",
+                        " \"rounds\": 5, \"gamesPerPairing\": 2, \"concurrency\": 4,",
                         " \"timeControl\": {\"kind\": \"KIND_BYOYOMI\", \"byoyomiMs\": 500},",
                         " \"adjudication\": {\"moveLimitPlies\": 40},",
                         " \"league\": {\"halfLifeRounds\": 8},",
@@ -437,12 +437,12 @@ class ClusterTest {
         String id = state.getTournamentId();
         assertEquals(1, state.getLeagueRounds());
         long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-        while (scheduler.state(id).getLeagueRounds() < 2 && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-        }
         HttpResponse<String> joined =
                 post(api + "/" + id + "/entrants", admin, "{\"name\": \"newcomer\", \"engineId\": \"fake-b\"}");
         assertEquals(200, joined.statusCode(), joined.body());
+        int joinedBefore = parse(joined.body(), TournamentState.newBuilder())
+                .getLeagueChanges(0)
+                .getBeforeRound();
         HttpResponse<String> outsider =
                 post(api + "/" + id + "/entrants", admin, "{\"name\": \"x\", \"engineId\": \"stockfish-17\"}");
         assertEquals(400, outsider.statusCode(), "only catalog engines join: " + outsider.body());
@@ -458,9 +458,10 @@ class ClusterTest {
                                 .build(),
                         HttpResponse.BodyHandlers.ofString());
         assertEquals(200, left.statusCode(), left.body());
-        int changedBefore = parse(left.body(), TournamentState.newBuilder())
+        int leftBefore = parse(left.body(), TournamentState.newBuilder())
                 .getLeagueChanges(1)
                 .getBeforeRound();
+        assertTrue(joinedBefore >= 2 && leftBefore >= joinedBefore, joinedBefore + ", " + leftBefore);
 
         while (scheduler.state(id).getStatus() == dev.taikai.proto.tournament.v1.Status.STATUS_RUNNING
                 && System.nanoTime() < deadline) {
@@ -468,7 +469,7 @@ class ClusterTest {
         }
         TournamentState done = scheduler.state(id);
         assertEquals(dev.taikai.proto.tournament.v1.Status.STATUS_FINISHED, done.getStatus(), done.getStatusDetail());
-        assertEquals(4, done.getLeagueRounds());
+        assertEquals(5, done.getLeagueRounds());
         List<GameRecord> records = scheduler.records(id, 0, 100).getRecordsList();
         assertEquals(done.getFinishedGames(), records.size());
         boolean newcomerPlayed = false;
@@ -476,12 +477,13 @@ class ClusterTest {
             var a = record.getAssignment();
             int round = a.getRound();
             Set<String> players = Set.of(a.getSente().getName(), a.getGote().getName());
-            if (round >= changedBefore) {
-                assertTrue(!players.contains("fake-c"), "fake-c left before round " + changedBefore + ": " + a);
-                newcomerPlayed |= players.contains("newcomer");
-            } else {
-                assertTrue(!players.contains("newcomer"), "newcomer joined for round " + changedBefore);
+            if (round >= leftBefore) {
+                assertTrue(!players.contains("fake-c"), "fake-c left before round " + leftBefore + ": " + a);
             }
+            if (round < joinedBefore) {
+                assertTrue(!players.contains("newcomer"), "newcomer joined for round " + joinedBefore + ": " + a);
+            }
+            newcomerPlayed |= players.contains("newcomer");
             replay(record);
         }
         assertTrue(newcomerPlayed, "the newcomer was paired");
@@ -491,7 +493,7 @@ class ClusterTest {
                         dev.taikai.proto.tournament.v1.Standings.newBuilder())
                 .build();
         var league = standings.getLeague();
-        assertEquals(4, league.getRounds());
+        assertEquals(5, league.getRounds());
         assertEquals(4, league.getRatingsCount(), "every engine that ever joined: " + league);
         for (var rating : league.getRatingsList()) {
             assertTrue(rating.getGames() > 0, rating.toString());
