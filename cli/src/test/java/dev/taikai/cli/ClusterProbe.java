@@ -116,7 +116,13 @@ final class ClusterProbe {
     }
 
     /** Standard output and error of one 'taikai' run. */
-    record Output(int code, String out, String err) {}
+    record Output(int code, String out, String err) {
+        /** The tournament id 'taikai cluster submit' names in its progress ("tournament ID ..."). */
+        String tournamentId() {
+            int at = err.indexOf("tournament ") + "tournament ".length();
+            return err.substring(at, err.indexOf(' ', at));
+        }
+    }
 
     /** Runs 'taikai cluster submit [options] FILE' against {@code cluster}. */
     static Output submit(LocalCluster cluster, Path file, String... options) {

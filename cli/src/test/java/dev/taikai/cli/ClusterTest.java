@@ -106,19 +106,16 @@ class ClusterTest {
                         "output: local",
                         "engines: [fake-a, fake-b, fake-c]",
                         ""));
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = taikai(
-                out, err, "cluster", "submit", "--dir", dir.resolve("cluster").toString(), file.toString());
-        assertEquals(0, code, err + "\n" + out);
+        ClusterProbe.Output submitted = ClusterProbe.submit(cluster, file);
+        assertEquals(0, submitted.code(), submitted.err() + "\n" + submitted.out());
         assertTrue(
-                out.toString().contains("Standings of same games (minishogi, round-robin, 6 games)"), out.toString());
-        assertTrue(err.toString().contains("[6/6]"), err.toString());
+                submitted.out().contains("Standings of same games (minishogi, round-robin, 6 games)"), submitted.out());
+        assertTrue(submitted.err().contains("[6/6]"), submitted.err());
 
         assertEquals(0, taikai(new StringWriter(), new StringWriter(), "run", file.toString()));
         JsonNode local = Tournaments.results(dir.resolve("local"));
 
-        TournamentState state = scheduler.state(tournamentId(err.toString()));
+        TournamentState state = scheduler.state(submitted.tournamentId());
         assertEquals(Status.STATUS_FINISHED, state.getStatus());
         List<GameRecord> records =
                 scheduler.records(state.getTournamentId(), 0, 100).getRecordsList();
@@ -181,21 +178,9 @@ class ClusterTest {
                             "  - {engine: fairy-stockfish, name: fsf-a}",
                             "  - {engine: fairy-stockfish, name: fsf-b}",
                             ""));
-            StringWriter out = new StringWriter();
-            StringWriter err = new StringWriter();
-            assertEquals(
-                    0,
-                    taikai(
-                            out,
-                            err,
-                            "cluster",
-                            "submit",
-                            "--dir",
-                            dir.resolve("cluster").toString(),
-                            file.toString()),
-                    err.toString());
-            var records =
-                    scheduler.records(tournamentId(err.toString()), 0, 100).getRecordsList();
+            ClusterProbe.Output submitted = ClusterProbe.submit(cluster, file);
+            assertEquals(0, submitted.code(), submitted.err());
+            var records = scheduler.records(submitted.tournamentId(), 0, 100).getRecordsList();
             assertEquals(4, records.size());
             for (GameRecord record : records) {
                 assertTrue(
@@ -225,20 +210,9 @@ class ClusterTest {
                         "adjudication: {move-limit: 6}",
                         "engines: [fake-slow, fake-a]",
                         ""));
-        StringWriter err = new StringWriter();
-        StringWriter out = new StringWriter();
-        assertEquals(
-                0,
-                taikai(
-                        out,
-                        err,
-                        "cluster",
-                        "submit",
-                        "--dir",
-                        dir.resolve("cluster").toString(),
-                        "--detach",
-                        file.toString()));
-        String id = out.toString().trim();
+        ClusterProbe.Output submitted = ClusterProbe.submit(cluster, file, "--detach");
+        assertEquals(0, submitted.code(), submitted.err());
+        String id = submitted.out().trim();
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (scheduler.state(id).getFinishedGames() < 2 && System.nanoTime() < deadline) {
             Thread.sleep(100);
@@ -565,11 +539,6 @@ class ClusterTest {
         return HttpClient.newHttpClient()
                 .send(request.build(), HttpResponse.BodyHandlers.discarding())
                 .statusCode();
-    }
-
-    private static String tournamentId(String progress) {
-        int at = progress.indexOf("tournament ");
-        return progress.substring(at + "tournament ".length(), progress.indexOf(' ', at + "tournament ".length()));
     }
 
     private static void replay(GameRecord record) throws Exception {

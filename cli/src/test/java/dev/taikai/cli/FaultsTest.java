@@ -386,10 +386,7 @@ class FaultsTest {
                         ""));
         ClusterProbe.Output submitted = ClusterProbe.submit(cluster, file);
         assertEquals(0, submitted.code(), submitted.err() + "\n" + submitted.out());
-        String id = submitted
-                .err()
-                .substring(submitted.err().indexOf("tournament ") + 11)
-                .split(" ")[0];
+        String id = submitted.tournamentId();
         Map<String, String> clusterEndings = new java.util.TreeMap<>();
         Set<String> noisy = new HashSet<>(); // games of engines that only talk too much: their moves decide
         for (GameRecord record : scheduler.records(id, 0, 1000).getRecordsList()) {

@@ -9,11 +9,7 @@ import dev.taikai.referee.remote.RemoteGames;
 import dev.taikai.referee.remote.SessionPool;
 import dev.taikai.referee.remote.WorkerPool;
 import grpc.health.v1.HealthOuterClass.HealthCheckResponse.ServingStatus;
-import io.grpc.CallOptions;
-import io.grpc.Channel;
-import io.grpc.ClientCall;
 import io.grpc.ClientInterceptor;
-import io.grpc.MethodDescriptor;
 import io.grpc.netty.NettyChannelBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
@@ -114,7 +110,7 @@ public class RefereeApplication {
         producerProps.put(ProducerConfig.ACKS_CONFIG, "all");
         producer = new KafkaProducer<>(producerProps, new StringSerializer(), new ByteArraySerializer());
 
-        ClientInterceptor credentials = workerCredentials();
+        List<ClientInterceptor> credentials = workerCredentials();
         workerPool = new WorkerPool(
                 workers,
                 address -> NettyChannelBuilder.forTarget(address)
@@ -154,20 +150,14 @@ public class RefereeApplication {
                 refereeId, maxGames, workers, bootstrapServers, transportAllowanceMillis);
     }
 
-    /** Sends the referee's token with every call to a worker; no token when none is configured. */
-    private ClientInterceptor workerCredentials() {
+    /** Sends the referee's token with every call to a worker; nothing when none is configured. */
+    private List<ClientInterceptor> workerCredentials() {
         if (tokenFile.isEmpty() || tokenFile.get().isBlank()) {
             LOG.warn("taikai.referee.token-file is not set: workers that require a token will refuse this referee");
-            return new ClientInterceptor() {
-                @Override
-                public <Q, A> ClientCall<Q, A> interceptCall(
-                        MethodDescriptor<Q, A> method, CallOptions options, Channel next) {
-                    return next.newCall(method, options);
-                }
-            };
+            return List.of();
         }
         try {
-            return BearerToken.fromFile(Path.of(tokenFile.get())).interceptor();
+            return List.of(BearerToken.fromFile(Path.of(tokenFile.get())).interceptor());
         } catch (java.io.IOException e) {
             throw new IllegalStateException("cannot read taikai.referee.token-file: " + e.getMessage(), e);
         }
