@@ -36,6 +36,10 @@ public final class EngineCheck {
     private static final int OVERHEAD_SAMPLES = 20;
     /** Overrunning the allowed time by up to this much is a warning (tournaments set their own margin). */
     private static final long OVERRUN_WARNING_MILLIS = 50;
+    /** The clocks of the swapped-clocks check: the engine's own and its opponent's, then the other way round. */
+    private static final long LARGE_CLOCK_MILLIS = 10_000;
+
+    private static final long TINY_CLOCK_MILLIS = 100;
 
     private final EngineSpec spec;
     private final Variant variant;
@@ -218,8 +222,11 @@ public final class EngineCheck {
     }
 
     /**
-     * Swapped clocks, by timing: sente to move, once with 3 s against the opponent's 100 ms and once the
-     * other way round. An engine reading its own clock thinks longer in the first search.
+     * Swapped clocks, by timing: sente to move, once with 10 s against the opponent's 100 ms and once the
+     * other way round. An engine reading its own clock thinks longer in the first search. The large clock
+     * is large enough that an engine which stops early on an easy opening position still spends clearly
+     * more than on the tiny one (Fairy-Stockfish in Kyoto shogi: about 50 ms at 3 s, 200 ms at 10 s, 13 ms
+     * at 100 ms).
      */
     private void checkClocks() {
         if (!anyMoveAnswered) {
@@ -243,15 +250,16 @@ public final class EngineCheck {
         engine = lenientEngine;
         // one tiny search first, so that a freshly started engine's warm-up is not taken for its time use
         engine.go(startCommand, SearchLimits.nodes(1));
-        long ownLarge = timedMillis(SearchLimits.byoyomi(3_000, 100, 0));
-        long ownTiny = timedMillis(SearchLimits.byoyomi(100, 3_000, 0));
+        long ownLarge = timedMillis(SearchLimits.byoyomi(LARGE_CLOCK_MILLIS, TINY_CLOCK_MILLIS, 0));
+        long ownTiny = timedMillis(SearchLimits.byoyomi(TINY_CLOCK_MILLIS, LARGE_CLOCK_MILLIS, 0));
         engine.close();
         engine = null;
         if (ownLarge < 0 || ownTiny < 0) {
             add("clocks", Verdict.FAIL, "the engine failed while its clocks were timed", true);
             return;
         }
-        String timing = "own clock 3 s: " + ownLarge + " ms; own clock 100 ms: " + ownTiny + " ms";
+        String timing = "own clock " + LARGE_CLOCK_MILLIS / 1000 + " s: " + ownLarge + " ms; own clock "
+                + TINY_CLOCK_MILLIS + " ms: " + ownTiny + " ms";
         boolean quirk = spec.has(Quirk.SWAPPED_CLOCKS);
         if (ownLarge > 2 * ownTiny + 20) {
             add(
