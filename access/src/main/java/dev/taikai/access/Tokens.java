@@ -34,11 +34,19 @@ public final class Tokens {
 
     private final Path file;
     private volatile Map<String, Caller> byHash;
-    private volatile FileTime readAt;
+    /** The file's modification time and size when it was read: either changing means it was rewritten. */
+    private volatile Stamp readAt;
+
     private volatile long checkedAt;
     private volatile String problem;
 
-    private Tokens(Path file, Map<String, Caller> byHash, FileTime readAt) {
+    private record Stamp(FileTime modified, long size) {
+        static Stamp of(Path file) throws IOException {
+            return new Stamp(Files.getLastModifiedTime(file), Files.size(file));
+        }
+    }
+
+    private Tokens(Path file, Map<String, Caller> byHash, Stamp readAt) {
         this.file = file;
         this.byHash = byHash;
         this.readAt = readAt;
@@ -48,8 +56,8 @@ public final class Tokens {
     /** Reads {@code file}; later changes to it are picked up by {@link #authenticate}. */
     public static Tokens read(Path file) throws Invalid {
         try {
-            FileTime modified = Files.getLastModifiedTime(file);
-            return new Tokens(file, parse(file, Files.readAllLines(file, StandardCharsets.UTF_8)), modified);
+            Stamp stamp = Stamp.of(file);
+            return new Tokens(file, parse(file, Files.readAllLines(file, StandardCharsets.UTF_8)), stamp);
         } catch (IOException e) {
             throw new Invalid("cannot read the tokens file " + file + ": " + e.getMessage());
         }
@@ -80,10 +88,10 @@ public final class Tokens {
         }
         checkedAt = now;
         try {
-            FileTime modified = Files.getLastModifiedTime(file);
-            if (!modified.equals(readAt)) {
+            Stamp stamp = Stamp.of(file);
+            if (!stamp.equals(readAt)) {
                 byHash = parse(file, Files.readAllLines(file, StandardCharsets.UTF_8));
-                readAt = modified;
+                readAt = stamp;
                 problem = null;
             }
         } catch (IOException | Invalid e) {

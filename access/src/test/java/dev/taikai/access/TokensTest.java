@@ -42,6 +42,13 @@ class TokensTest {
         assertTrue(tokens.authenticate(viewer).isEmpty(), "revoked");
         assertTrue(tokens.authenticate(admin).isPresent());
 
+        // a rewrite within the file system's timestamp resolution still shows in the size
+        FileTime unchanged = Files.getLastModifiedTime(file);
+        Files.write(file, List.of(Tokens.line(admin, Role.ADMIN, "alice"), Tokens.line(viewer, Role.VIEWER, "g")));
+        Files.setLastModifiedTime(file, unchanged);
+        Thread.sleep(600);
+        assertTrue(tokens.authenticate(viewer).isPresent(), "same time, other size: read again");
+
         Files.writeString(file, "garbage\n");
         Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis() + 10000));
         Thread.sleep(600);
