@@ -120,6 +120,14 @@ class ClusterTest {
         List<GameRecord> records =
                 scheduler.records(state.getTournamentId(), 0, 100).getRecordsList();
         assertEquals(6, records.size());
+        // the client reads records as binary protobuf; the JSON that people and curl get holds the same
+        var fromJson = dev.taikai.proto.scheduler.v1.GetGameRecordsResponse.newBuilder();
+        com.google.protobuf.util.JsonFormat.parser()
+                .merge(
+                        get(cluster.scheduler().http() + "/api/tournaments/" + state.getTournamentId()
+                                + "/games?offset=0&limit=100"),
+                        fromJson);
+        assertEquals(records, fromJson.getRecordsList());
         Set<String> clusterGames = new TreeSet<>();
         for (GameRecord record : records) {
             var a = record.getAssignment();

@@ -17,8 +17,11 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 
-/** The scheduler's HTTP JSON API as the command line uses it. */
+/** The scheduler's HTTP API as the command line uses it: JSON, and game records as binary protobuf. */
 public final class SchedulerClient {
+    /** The media type of the scheduler's binary answers. */
+    private static final String PROTOBUF = "application/x-protobuf";
+
     /** The scheduler answered with an error; {@code status} is the HTTP status. */
     public static final class Refused extends IOException {
         private final int status;
@@ -61,12 +64,19 @@ public final class SchedulerClient {
                 TournamentState.newBuilder());
     }
 
+    /** A page of records, fetched as binary protobuf: records carry every move, and JSON would cost more. */
     public GetGameRecordsResponse records(String id, int offset, int limit) throws IOException, InterruptedException {
-        return parse(
-                send(HttpRequest.newBuilder(URI.create(base + "/api/tournaments/" + encode(id) + "/games?offset="
-                                + offset + "&limit=" + limit))
-                        .GET()),
-                GetGameRecordsResponse.newBuilder());
+        byte[] body = send(
+                HttpRequest.newBuilder(URI.create(base + "/api/tournaments/" + encode(id) + "/games?offset=" + offset
+                                + "&limit=" + limit))
+                        .header("Accept", PROTOBUF)
+                        .GET(),
+                HttpResponse.BodyHandlers.ofByteArray());
+        try {
+            return GetGameRecordsResponse.parseFrom(body);
+        } catch (InvalidProtocolBufferException e) {
+            throw new IOException("the scheduler's answer is not what its API promises: " + e.getMessage(), e);
+        }
     }
 
     public TournamentState cancel(String id, String reason) throws IOException, InterruptedException {
@@ -78,15 +88,22 @@ public final class SchedulerClient {
     }
 
     private String send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        return send(request, HttpResponse.BodyHandlers.ofString());
+    }
+
+    private <T> T send(HttpRequest.Builder request, HttpResponse.BodyHandler<T> handler)
+            throws IOException, InterruptedException {
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
         }
-        HttpResponse<String> response =
-                http.send(request.timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<T> response =
+                http.send(request.timeout(Duration.ofSeconds(30)).build(), handler);
         if (response.statusCode() / 100 != 2) {
-            String message = response.body();
+            T raw = response.body();
+            String text = raw instanceof byte[] bytes ? new String(bytes, StandardCharsets.UTF_8) : String.valueOf(raw);
+            String message = text;
             try {
-                JsonNode error = new ObjectMapper().readTree(response.body());
+                JsonNode error = new ObjectMapper().readTree(text);
                 if (error.has("error")) {
                     message = error.get("error").asText();
                 }

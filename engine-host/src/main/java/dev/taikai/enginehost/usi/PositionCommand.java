@@ -11,18 +11,42 @@ import java.util.regex.Pattern;
  */
 public record PositionCommand(String sfen, List<String> moves) {
     private static final Pattern SFEN = Pattern.compile("[0-9A-Za-z+/]+ [bw] [0-9A-Za-z-]+ [0-9]+");
-    private static final Pattern MOVE = Pattern.compile("[+0-9A-Za-z*-]{4,6}");
 
     public PositionCommand {
         if (!SFEN.matcher(sfen).matches()) {
             throw new IllegalArgumentException("not a canonical SFEN: '" + sfen + "'");
         }
         for (String move : moves) {
-            if (!MOVE.matcher(move).matches()) {
+            if (!looksLikeMove(move)) {
                 throw new IllegalArgumentException("not a USI move: '" + move + "'");
             }
         }
         moves = List.copyOf(moves);
+    }
+
+    /**
+     * 4 to 6 characters of {@code [+0-9A-Za-z*-]}: the shape of a USI move, so no space or line break can
+     * smuggle in another command. Checked per character rather than by a regex: the referee sends the whole
+     * game with every move, so this runs a few thousand times per game.
+     */
+    private static boolean looksLikeMove(String move) {
+        int length = move.length();
+        if (length < 4 || length > 6) {
+            return false;
+        }
+        for (int i = 0; i < length; i++) {
+            char c = move.charAt(i);
+            boolean allowed = (c >= '0' && c <= '9')
+                    || (c >= 'a' && c <= 'z')
+                    || (c >= 'A' && c <= 'Z')
+                    || c == '+'
+                    || c == '*'
+                    || c == '-';
+            if (!allowed) {
+                return false;
+            }
+        }
+        return true;
     }
 
     public static PositionCommand of(String sfen, String... moves) {

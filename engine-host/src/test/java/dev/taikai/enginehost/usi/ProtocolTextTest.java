@@ -112,5 +112,15 @@ class ProtocolTextTest {
         assertThrows(
                 IllegalArgumentException.class, () -> PositionCommand.of("rbsgk/4p/5/P4/KGSBR b - 1", "5d5c quit"));
         assertThrows(IllegalArgumentException.class, () -> PositionCommand.of("rbsgk/4p/5/P4/KGSBR b - 1", ""));
+        for (String notAMove : List.of("5d5", "5d5c+-+", "5d5c\n", "5d\t5c", "5d5\u00e9", "5d5c;")) {
+            assertThrows(
+                    IllegalArgumentException.class,
+                    () -> PositionCommand.of("rbsgk/4p/5/P4/KGSBR b - 1", notAMove),
+                    notAMove);
+        }
+        assertEquals(
+                "position sfen rbsgk/4p/5/P4/KGSBR b - 1 moves G*3c 5d5c+ 4e3d-",
+                PositionCommand.of("rbsgk/4p/5/P4/KGSBR b - 1", "G*3c", "5d5c+", "4e3d-")
+                        .text());
     }
 }

@@ -113,7 +113,9 @@ public class RefereeApplication {
         List<ClientInterceptor> credentials = workerCredentials();
         workerPool = new WorkerPool(
                 workers,
+                // answers are only queued for the game's thread, so they are taken on the network thread
                 address -> NettyChannelBuilder.forTarget(address)
+                        .directExecutor()
                         .intercept(credentials)
                         .usePlaintext()
                         .keepAliveTime(10, TimeUnit.SECONDS)

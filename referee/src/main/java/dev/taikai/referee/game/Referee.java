@@ -8,7 +8,6 @@ import dev.taikai.enginehost.usi.SearchLimits;
 import dev.taikai.rules.Color;
 import dev.taikai.rules.Game;
 import dev.taikai.rules.MoveException;
-import dev.taikai.rules.Notation;
 import dev.taikai.rules.Outcome;
 import dev.taikai.rules.Result;
 import dev.taikai.rules.Termination;
@@ -49,11 +48,12 @@ public final class Referee {
                 assignment.senteTimeControl(), assignment.goteTimeControl(), assignment.overrunMarginMillis());
         Adjudicator adjudicator = new Adjudicator(assignment.adjudication());
         List<MoveRecord> moves = new ArrayList<>();
+        Transcript transcript = new Transcript(game);
         while (!game.isOver()) {
             Color side = game.position().sideToMove();
             Player player = side == Color.SENTE ? sente : gote;
             SearchLimits limits = clock.limitsFor(side);
-            PositionCommand position = positionFor(game, player.notation());
+            PositionCommand position = transcript.positionFor(player.notation());
             long asked = System.nanoTime();
             MoveReply reply = player.go(position, limits);
             long answered = System.nanoTime();
@@ -144,14 +144,5 @@ public final class Referee {
                 info == null ? -1 : info.nodes(),
                 charged));
         return Optional.empty();
-    }
-
-    /** {@code position sfen <start> moves ...} in the engine's notation. */
-    private static PositionCommand positionFor(Game game, Notation notation) {
-        List<String> moves = new ArrayList<>(game.plies());
-        for (int move : game.moves()) {
-            moves.add(Usi.format(move, game.variant(), notation));
-        }
-        return new PositionCommand(game.start().toSfen(notation), moves);
     }
 }

@@ -12,6 +12,7 @@ import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -28,6 +29,9 @@ import java.util.Optional;
 @Path("/api/tournaments")
 @Produces(MediaType.APPLICATION_JSON)
 public class TournamentResource {
+    /** The media type of binary protobuf answers. */
+    public static final String PROTOBUF = "application/x-protobuf";
+
     private static final int MAX_BODY = 4 << 20;
 
     @Inject
@@ -75,24 +79,33 @@ public class TournamentResource {
         return found(id, scheduler.book().standings(id));
     }
 
+    /**
+     * Game records in JSON, or as a binary {@code GetGameRecordsResponse} when the caller accepts
+     * {@value #PROTOBUF} (what {@code taikai cluster submit} asks for: records carry every move, and
+     * binary costs both sides a fraction of JSON).
+     */
     @GET
     @Path("{id}/games")
+    @Produces({MediaType.APPLICATION_JSON, PROTOBUF})
     public Response games(
             @PathParam("id") String id,
             @QueryParam("offset") @DefaultValue("0") int offset,
-            @QueryParam("limit") @DefaultValue("100") int limit) {
+            @QueryParam("limit") @DefaultValue("100") int limit,
+            @HeaderParam("Accept") @DefaultValue("") String accept) {
         if (offset < 0 || limit < 1 || limit > 1000) {
             return error(400, "offset must not be negative and limit must be 1 to 1000");
         }
-        return found(
-                id,
-                scheduler
-                        .book()
-                        .records(id, offset, limit)
-                        .map(records -> GetGameRecordsResponse.newBuilder()
-                                .addAllRecords(records)
-                                .setTotal(scheduler.book().recordCount(id))
-                                .build()));
+        Optional<GetGameRecordsResponse> page = scheduler
+                .book()
+                .records(id, offset, limit)
+                .map(records -> GetGameRecordsResponse.newBuilder()
+                        .addAllRecords(records)
+                        .setTotal(scheduler.book().recordCount(id))
+                        .build());
+        if (page.isPresent() && accept.contains(PROTOBUF)) {
+            return Response.ok(page.get().toByteArray()).type(PROTOBUF).build();
+        }
+        return found(id, page);
     }
 
     @DELETE
