@@ -8,16 +8,17 @@
 #   GAMES     default 200 (Minishogi, paired openings)
 #   REPEATS   default 3: timed runs of each configuration; the report gives their medians
 # Configurations, all in the same run on the same games:
-#   local runner at concurrency 2 and at CLUSTER_CONCURRENCY (environment, default 8);
+#   local runner at concurrency 2 and at CLUSTER_CONCURRENCY (environment, default 6);
 #   cluster: 1 referee (CLUSTER_CONCURRENCY games at once), 2 workers (CLUSTER_CONCURRENCY engine slots
-#   each), two untimed submissions first so that the long-running services are measured warm (their JIT
-#   compilers settle after about 40,000 moves).
+#   each), WARMUPS (environment, default 3) untimed submissions first so that the long-running services
+#   are measured warm (their JIT compilers are still busy after 40,000 moves).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 games="${1:-200}"
 repeats="${2:-3}"
-concurrency="${CLUSTER_CONCURRENCY:-8}"
+concurrency="${CLUSTER_CONCURRENCY:-6}"
+warmups="${WARMUPS:-3}"
 out="$root/bench/out/distributed"
 report="$root/bench/results/distributed-latest.md"
 fsf="$(command -v fairy-stockfish || echo /usr/games/fairy-stockfish)"
@@ -73,8 +74,11 @@ submit() { # $1: run name; prints wall seconds
   "$root/taikai" cluster submit --dir "$out/cluster" --concurrency 16 "$cluster_file" > "$out/$1.txt" 2> "$out/$1.progress"
   seconds $(( $(date +%s%N) - begin ))
 }
-echo "  two warm-up submissions (services cold: JIT compilation under way)" >&2
-cold="$(submit cluster-cold-1) $(submit cluster-cold-2)"
+cold=""
+for i in $(seq "$warmups"); do
+  echo "  warm-up submission $i of $warmups (services cold: JIT compilation under way)" >&2
+  cold="$cold $(submit "cluster-cold-$i")"
+done
 warm=""
 for i in $(seq "$repeats"); do
   echo "  submission $i of $repeats, the same games (services warm)" >&2
@@ -122,7 +126,7 @@ cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
 {
   echo "# Distributed-mode benchmark"
   echo
-  echo "Latest run of \`bench/distributed.sh $games $repeats\` (CLUSTER_CONCURRENCY=$concurrency), $(date -u '+%Y-%m-%d %H:%M UTC')."
+  echo "Latest run of \`bench/distributed.sh $games $repeats\` (CLUSTER_CONCURRENCY=$concurrency WARMUPS=$warmups), $(date -u '+%Y-%m-%d %H:%M UTC')."
   echo
   echo "- Machine: $cpu, $(nproc) cores; $(uname -sr); $(java -version 2>&1 | head -1)"
   echo "- Games: $games Minishogi games of Fairy-Stockfish 11.1 against itself at \`go nodes 1\`, paired openings"
@@ -130,7 +134,7 @@ cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
   echo "  colours and openings as the local runner: $same)."
   echo "- Cluster: Kafka (one KRaft process), scheduler, 1 referee ($concurrency games at once), 2 workers"
   echo "  ($concurrency engine slots each), every service its own JVM, all on this machine over loopback;"
-  echo "  submitted with --concurrency 16; two untimed warm-up submissions, then $repeats timed ones."
+  echo "  submitted with --concurrency 16; $warmups untimed warm-up submissions, then $repeats timed ones."
   echo "- Local: \`taikai run\` (a fresh JVM each run, engines kept between games), $repeats runs per concurrency."
   echo
   echo "| configuration | runs (s) | median s | games/s |"
