@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.google.protobuf.util.JsonFormat;
 import dev.taikai.access.Role;
 import dev.taikai.access.Tokens;
 import dev.taikai.access.grpc.BearerToken;
@@ -14,6 +15,7 @@ import dev.taikai.proto.common.v1.GameRecord;
 import dev.taikai.proto.common.v1.MoveRecord;
 import dev.taikai.proto.common.v1.Termination;
 import dev.taikai.proto.scheduler.v1.CancelTournamentRequest;
+import dev.taikai.proto.scheduler.v1.GetGameRecordsResponse;
 import dev.taikai.proto.scheduler.v1.ListTournamentsRequest;
 import dev.taikai.proto.scheduler.v1.SchedulerGrpc;
 import dev.taikai.proto.tournament.v1.Status;
@@ -121,8 +123,8 @@ class ClusterTest {
                 scheduler.records(state.getTournamentId(), 0, 100).getRecordsList();
         assertEquals(6, records.size());
         // the client reads records as binary protobuf; the JSON that people and curl get holds the same
-        var fromJson = dev.taikai.proto.scheduler.v1.GetGameRecordsResponse.newBuilder();
-        com.google.protobuf.util.JsonFormat.parser()
+        var fromJson = GetGameRecordsResponse.newBuilder();
+        JsonFormat.parser()
                 .merge(
                         get(cluster.scheduler().http() + "/api/tournaments/" + state.getTournamentId()
                                 + "/games?offset=0&limit=100"),

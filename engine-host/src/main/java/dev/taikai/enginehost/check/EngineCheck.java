@@ -36,9 +36,9 @@ public final class EngineCheck {
     private static final int OVERHEAD_SAMPLES = 20;
     /** Overrunning the allowed time by up to this much is a warning (tournaments set their own margin). */
     private static final long OVERRUN_WARNING_MILLIS = 50;
-    /** The clocks of the swapped-clocks check: the engine's own and its opponent's, then the other way round. */
+    /** The swapped-clocks check's large clock: the engine's own, then its opponent's. */
     private static final long LARGE_CLOCK_MILLIS = 10_000;
-
+    /** The swapped-clocks check's tiny clock: the opponent's, then the engine's own. */
     private static final long TINY_CLOCK_MILLIS = 100;
 
     private final EngineSpec spec;
