@@ -7,14 +7,23 @@ import dev.taikai.referee.game.GameRecord;
 import dev.taikai.referee.game.Pairing;
 import dev.taikai.referee.messages.GameMessages;
 import dev.taikai.rules.Color;
+import java.util.Optional;
+import java.util.logging.Logger;
 
 /**
  * Plays pairings against engine sessions on workers: both engines are borrowed from the session pool,
- * the game is played by the {@link GameHost} with the transport allowance, and the sessions go back to the
- * pool. An engine that fails to start loses the game as it would on one machine; a worker that is lost
- * abandons the game ({@link WorkerLost} is thrown, nothing is recorded).
+ * readied, the game is played by the {@link GameHost} with the transport allowance, and the sessions go
+ * back to the pool. An engine that fails to start or to get ready loses the game as it would on one
+ * machine. A worker lost before the game begins (it drains, or died, between the pool and the new game)
+ * costs nothing: both engines are taken afresh, up to {@link #READY_ATTEMPTS} times. A worker lost during
+ * the game abandons it ({@link WorkerLost} is thrown, nothing is recorded).
  */
 public final class RemoteGames {
+    private static final Logger LOG = Logger.getLogger(RemoteGames.class.getName());
+
+    /** How many pairs of sessions a game may try before its first move before it is abandoned. */
+    static final int READY_ATTEMPTS = 3;
+
     private final SessionPool sessions;
     private final long transportAllowanceNanos;
     private final String refereeId;
@@ -29,72 +38,58 @@ public final class RemoteGames {
     public dev.taikai.proto.common.v1.GameRecord play(Pairing pairing, GameObserver observer) {
         long started = System.currentTimeMillis();
         var variant = pairing.game().variant();
-        RemoteSession.Opened sente = sessions.borrow(pairing.sente(), variant);
-        if (sente.failure() != null) {
-            return forfeit(pairing, Color.SENTE, sente.failure(), started, observer, "", "");
-        }
-        RemoteSession.Opened gote;
-        try {
-            gote = sessions.borrow(pairing.gote(), variant);
-        } catch (RuntimeException e) {
-            sente.session().cancel("game abandoned");
-            throw e;
-        }
-        if (gote.failure() != null) {
-            sessions.giveBack(sente.session(), pairing.sente(), variant, true);
-            return forfeit(
-                    pairing,
-                    Color.GOTE,
-                    gote.failure(),
-                    started,
-                    observer,
-                    sente.session().workerId(),
-                    "");
-        }
-        // waiting for the second engine may take a while: a worker that began to drain meanwhile has ended
-        // the first session (it was not in a game yet), so take another before the game begins
-        sente = usableOrAgain(sente, pairing.sente(), variant, gote);
-        gote = usableOrAgain(gote, pairing.gote(), variant, sente);
-        GameRecord record;
-        try {
-            record = GameHost.play(pairing.game(), sente.session(), gote.session(), transportAllowanceNanos, observer);
-        } catch (RuntimeException e) {
-            sente.session().cancel("game abandoned");
-            gote.session().cancel("game abandoned");
-            throw e;
-        }
-        sessions.giveBack(sente.session(), pairing.sente(), variant, true);
-        sessions.giveBack(gote.session(), pairing.gote(), variant, true);
-        return GameMessages.toProto(
-                pairing,
-                record,
-                refereeId,
-                sente.session().workerId(),
-                gote.session().workerId());
-    }
-
-    /**
-     * {@code opened} when its session can still play, otherwise a new session for {@code engine}; when that
-     * cannot be had, {@code other} is given up too and the attempt abandoned ({@link WorkerLost}).
-     */
-    private RemoteSession.Opened usableOrAgain(
-            RemoteSession.Opened opened,
-            Pairing.Engine engine,
-            dev.taikai.rules.Variant variant,
-            RemoteSession.Opened other) {
-        if (opened.session().usable()) {
-            return opened;
-        }
-        opened.session().close();
-        try {
-            RemoteSession.Opened again = sessions.borrow(engine, variant);
-            if (again.failure() != null) {
-                throw new WorkerLost("engine " + engine.engineId() + " failed to start again after its worker drained");
+        for (int attempt = 1; ; attempt++) {
+            RemoteSession.Opened sente = sessions.borrow(pairing.sente(), variant);
+            if (sente.failure() != null) {
+                return forfeit(pairing, Color.SENTE, sente.failure(), started, observer, "", "");
             }
-            return again;
-        } catch (RuntimeException e) {
-            other.session().cancel("game abandoned");
-            throw e;
+            RemoteSession.Opened gote;
+            try {
+                gote = sessions.borrow(pairing.gote(), variant);
+            } catch (RuntimeException e) {
+                sente.session().cancel("game abandoned");
+                throw e;
+            }
+            if (gote.failure() != null) {
+                sessions.giveBack(sente.session(), pairing.sente(), variant, true);
+                return forfeit(
+                        pairing,
+                        Color.GOTE,
+                        gote.failure(),
+                        started,
+                        observer,
+                        sente.session().workerId(),
+                        "");
+            }
+            RemoteSession senteSession = sente.session();
+            RemoteSession goteSession = gote.session();
+            Optional<GameRecord> lost;
+            try {
+                lost = GameHost.ready(pairing.game(), senteSession, goteSession, started, observer);
+            } catch (RuntimeException e) {
+                senteSession.cancel("game abandoned");
+                goteSession.cancel("game abandoned");
+                if (!(e instanceof WorkerLost) || attempt >= READY_ATTEMPTS) {
+                    throw e;
+                }
+                LOG.info("game " + pairing.gameId() + ": " + e.getMessage() + " before the game began; taking new"
+                        + " sessions (attempt " + (attempt + 1) + " of " + READY_ATTEMPTS + ")");
+                continue;
+            }
+            GameRecord record;
+            try {
+                record = lost.isPresent()
+                        ? lost.get()
+                        : GameHost.playReady(
+                                pairing.game(), senteSession, goteSession, transportAllowanceNanos, observer);
+            } catch (RuntimeException e) {
+                senteSession.cancel("game abandoned");
+                goteSession.cancel("game abandoned");
+                throw e;
+            }
+            sessions.giveBack(senteSession, pairing.sente(), variant, true);
+            sessions.giveBack(goteSession, pairing.gote(), variant, true);
+            return GameMessages.toProto(pairing, record, refereeId, senteSession.workerId(), goteSession.workerId());
         }
     }
 

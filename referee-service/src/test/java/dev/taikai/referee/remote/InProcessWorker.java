@@ -6,13 +6,21 @@ import dev.taikai.enginehost.host.EngineHost;
 import dev.taikai.enginehost.host.HostListener;
 import dev.taikai.enginehost.usi.Timeouts;
 import dev.taikai.engineworker.grpc.EngineWorkerService;
+import dev.taikai.proto.worker.v1.SessionRequest;
 import dev.taikai.testkit.FakeEngines;
+import io.grpc.ForwardingServerCallListener;
 import io.grpc.ManagedChannel;
+import io.grpc.Metadata;
 import io.grpc.Server;
+import io.grpc.ServerCall;
+import io.grpc.ServerCallHandler;
+import io.grpc.ServerInterceptor;
+import io.grpc.ServerInterceptors;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import java.io.IOException;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A real engine worker service on gRPC's in-process transport, hosting fake engines as processes: {@code
@@ -24,6 +32,7 @@ public final class InProcessWorker implements AutoCloseable {
     final EngineHost host;
     final Server server;
     final String name = InProcessServerBuilder.generateName();
+    private final AtomicBoolean drainOnNewGame = new AtomicBoolean();
 
     public InProcessWorker(String workerId, int slots) throws IOException {
         Catalog catalog = Catalog.of(List.of(
@@ -32,9 +41,36 @@ public final class InProcessWorker implements AutoCloseable {
                 EngineSpec.of("slow", FakeEngines.command("--think-ms", "3000"))));
         host = new EngineHost(workerId, catalog, slots, QUICK, HostListener.NONE);
         server = InProcessServerBuilder.forName(name)
-                .addService(new EngineWorkerService(host))
+                .addService(ServerInterceptors.intercept(new EngineWorkerService(host), new DrainOnNewGame()))
                 .build()
                 .start();
+    }
+
+    /**
+     * Makes the worker begin to drain as the next new_game request reaches it, just before the request is
+     * handed to its session: the race of a referee that readies a session while the worker starts to drain.
+     */
+    void drainOnNextNewGame() {
+        drainOnNewGame.set(true);
+    }
+
+    private final class DrainOnNewGame implements ServerInterceptor {
+        @Override
+        public <Q, A> ServerCall.Listener<Q> interceptCall(
+                ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
+            return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(
+                    next.startCall(call, headers)) {
+                @Override
+                public void onMessage(Q message) {
+                    if (message instanceof SessionRequest request
+                            && request.hasNewGame()
+                            && drainOnNewGame.compareAndSet(true, false)) {
+                        host.drain();
+                    }
+                    super.onMessage(message);
+                }
+            };
+        }
     }
 
     ManagedChannel channel() {

@@ -18,6 +18,7 @@ import dev.taikai.referee.messages.GameMessages;
 import dev.taikai.rules.Game;
 import dev.taikai.rules.Position;
 import dev.taikai.rules.Variant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -129,6 +130,25 @@ class RemoteGamesTest {
         var failure = assertThrows(java.util.concurrent.ExecutionException.class, () -> game.get(30, TimeUnit.SECONDS));
         assertTrue(failure.getCause() instanceof WorkerLost, failure.getCause().toString());
         awaitFree(4);
+    }
+
+    @Test
+    void aWorkerThatBeginsToDrainAsTheGameIsReadiedCostsTheGameNothing() throws Exception {
+        try (InProcessWorker other = new InProcessWorker("w2", 4);
+                WorkerPool both = new WorkerPool(
+                        List.of("127.0.0.1:1", "127.0.0.1:2"),
+                        address -> address.endsWith(":1") ? worker.channel() : other.channel());
+                SessionPool pool = new SessionPool(both, 60_000, 1_000)) {
+            RemoteGames games = new RemoteGames(pool, 25, "ref-1");
+            worker.drainOnNextNewGame();
+            GameRecord record = games.play(pairing("fake", "fake", TimeControl.byoyomi(0, 500)), GameObserver.NONE);
+
+            assertTrue(worker.host.draining(), "w1 began to drain during the game's first new_game");
+            assertFalse(record.getMovesList().isEmpty(), "the game was played");
+            assertEquals("w2", record.getSenteWorker());
+            assertEquals("w2", record.getGoteWorker());
+            awaitFree(4);
+        }
     }
 
     private void awaitFree(int slots) throws InterruptedException {

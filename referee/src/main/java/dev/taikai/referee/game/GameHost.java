@@ -17,7 +17,7 @@ public final class GameHost {
     private GameHost() {}
 
     /**
-     * Plays {@code game} between two started sessions.
+     * Plays {@code game} between two started sessions: {@link #ready}, then {@link #playReady}.
      *
      * @param transportAllowanceNanos as for {@link Referee#play(GameAssignment, Player, Player, long,
      *     GameObserver)}
@@ -28,16 +28,40 @@ public final class GameHost {
             EngineSession gote,
             long transportAllowanceNanos,
             GameObserver observer) {
-        long started = System.currentTimeMillis();
+        Optional<GameRecord> lost = ready(game, sente, gote, System.currentTimeMillis(), observer);
+        return lost.isPresent() ? lost.get() : playReady(game, sente, gote, transportAllowanceNanos, observer);
+    }
+
+    /**
+     * Readies both engines for a new game, sente first. An engine that fails to get ready loses the game:
+     * its record is returned (and given to {@code observer}); empty when both are ready. Nothing has been
+     * played yet either way, so a caller whose transport fails here may ready other sessions instead.
+     */
+    public static Optional<GameRecord> ready(
+            GameAssignment game,
+            EngineSession sente,
+            EngineSession gote,
+            long startedEpochMillis,
+            GameObserver observer) {
         for (Color side : Color.values()) {
             EngineSession session = side == Color.SENTE ? sente : gote;
             Optional<EngineFailure> ready = session.newGame();
             if (ready.isPresent()) {
-                GameRecord record = forfeit(game, side, ready.get(), started);
+                GameRecord record = forfeit(game, side, ready.get(), startedEpochMillis);
                 observer.finished(record);
-                return record;
+                return Optional.of(record);
             }
         }
+        return Optional.empty();
+    }
+
+    /** Plays {@code game} between two sessions that are {@link #ready}. */
+    public static GameRecord playReady(
+            GameAssignment game,
+            EngineSession sente,
+            EngineSession gote,
+            long transportAllowanceNanos,
+            GameObserver observer) {
         return Referee.play(
                 game,
                 new SessionPlayer(game.sente(), sente),
