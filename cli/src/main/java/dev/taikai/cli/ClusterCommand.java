@@ -174,6 +174,9 @@ final class ClusterCommand implements Runnable {
                         + " SPRT concluded, 1 cancelled or failed, 2 bad tournament file."
             })
     static final class Submit extends Directory implements Callable<Integer> {
+        /** How long one request for records waits for the next game to finish (a long poll). */
+        private static final int WAIT_MILLIS = 10_000;
+
         @Spec
         private CommandSpec spec;
 
@@ -237,7 +240,7 @@ final class ClusterCommand implements Runnable {
             long started = System.nanoTime();
             int seen = 0;
             while (true) {
-                var page = scheduler.records(id, seen, 1000);
+                var page = scheduler.records(id, seen, 1000, WAIT_MILLIS);
                 for (GameRecord record : page.getRecordsList()) {
                     var game = GameMessages.record(record).record();
                     standings.add(game);
@@ -257,14 +260,12 @@ final class ClusterCommand implements Runnable {
                             (System.nanoTime() - started) / 1e9);
                 }
                 err.flush();
-                if (page.getRecordsCount() > 0) {
-                    continue; // more may be waiting
-                }
-                state = scheduler.state(id);
-                if (state.getStatus() != Status.STATUS_RUNNING && seen >= state.getFinishedGames()) {
+                state = page.getState();
+                if (page.getRecordsCount() == 0
+                        && state.getStatus() != Status.STATUS_RUNNING
+                        && seen >= page.getTotal()) {
                     break;
                 }
-                Thread.sleep(500);
             }
             Report.print(out, plan.spec(), standings);
             out.printf(

@@ -119,9 +119,11 @@ class ClusterTest {
 
         TournamentState state = scheduler.state(submitted.tournamentId());
         assertEquals(Status.STATUS_FINISHED, state.getStatus());
-        List<GameRecord> records =
-                scheduler.records(state.getTournamentId(), 0, 100).getRecordsList();
+        var page = scheduler.records(state.getTournamentId(), 0, 100);
+        List<GameRecord> records = page.getRecordsList();
         assertEquals(6, records.size());
+        assertEquals(6, page.getTotal());
+        assertEquals(state, page.getState(), "the page carries the tournament's state");
         // the client reads records as binary protobuf; the JSON that people and curl get holds the same
         var fromJson = GetGameRecordsResponse.newBuilder();
         JsonFormat.parser()
@@ -129,7 +131,7 @@ class ClusterTest {
                         get(cluster.scheduler().http() + "/api/tournaments/" + state.getTournamentId()
                                 + "/games?offset=0&limit=100"),
                         fromJson);
-        assertEquals(records, fromJson.getRecordsList());
+        assertEquals(page, fromJson.build());
         Set<String> clusterGames = new TreeSet<>();
         for (GameRecord record : records) {
             var a = record.getAssignment();
@@ -363,6 +365,15 @@ class ClusterTest {
         assertEquals(400, command.statusCode());
         assertTrue(command.body().contains("entrants[1].engine_id"), command.body());
         assertEquals(400, post(api, admin, "").statusCode(), "an empty body");
+        assertEquals(
+                400, status("GET", api + "/nobody/games?wait-ms=-1", cluster.token(Role.VIEWER)), "a negative wait");
+        assertEquals(
+                400,
+                status("GET", api + "/nobody/games?wait-ms=3600000", cluster.token(Role.VIEWER)),
+                "an hour's wait");
+        long began = System.nanoTime();
+        assertEquals(404, status("GET", api + "/nobody/games?wait-ms=20000", cluster.token(Role.VIEWER)));
+        assertTrue(System.nanoTime() - began < 10_000_000_000L, "no waiting for a tournament that does not exist");
         String outsideCatalog = String.join(
                 "",
                 "{\"name\": \"x\", \"variant\": \"VARIANT_MINISHOGI\", \"format\": \"FORMAT_MATCH\", \"rounds\": 1,",

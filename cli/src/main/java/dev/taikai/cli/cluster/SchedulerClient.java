@@ -66,9 +66,18 @@ public final class SchedulerClient {
 
     /** A page of records, fetched as binary protobuf: records carry every move, and JSON would cost more. */
     public GetGameRecordsResponse records(String id, int offset, int limit) throws IOException, InterruptedException {
+        return records(id, offset, limit, 0);
+    }
+
+    /**
+     * A page of records as {@link #records(String, int, int)}; when there is none past {@code offset} yet and
+     * the tournament runs, the scheduler waits up to {@code waitMillis} for the next (at most 30 000).
+     */
+    public GetGameRecordsResponse records(String id, int offset, int limit, int waitMillis)
+            throws IOException, InterruptedException {
         byte[] body = send(
                 HttpRequest.newBuilder(URI.create(base + "/api/tournaments/" + encode(id) + "/games?offset=" + offset
-                                + "&limit=" + limit))
+                                + "&limit=" + limit + "&wait-ms=" + waitMillis))
                         .header("Accept", PROTOBUF)
                         .GET(),
                 HttpResponse.BodyHandlers.ofByteArray());

@@ -1,6 +1,7 @@
 package dev.taikai.scheduler.book;
 
 import dev.taikai.proto.common.v1.GameRecord;
+import dev.taikai.proto.scheduler.v1.GetGameRecordsResponse;
 import dev.taikai.proto.tournament.v1.Status;
 import dev.taikai.proto.tournament.v1.TournamentState;
 import dev.taikai.referee.game.GameAssignment;
@@ -20,6 +21,8 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Every tournament a scheduler knows, as plain data: its spec and plan, how much of the plan has been
@@ -422,19 +425,55 @@ public final class TournamentBook {
                 .map(row -> Map.entry(row.engine(), row.points()));
     }
 
-    /** Counted records in the order they were counted, from {@code offset}, at most {@code limit}. */
-    public synchronized Optional<List<GameRecord>> records(String id, int offset, int limit) {
+    /**
+     * Counted records in the order they were counted, from {@code offset}, at most {@code limit}, with the
+     * count of all records and the tournament's state, read at one instant.
+     */
+    public synchronized Optional<GetGameRecordsResponse> records(String id, int offset, int limit) {
         Tournament t = tournaments.get(id);
         if (t == null) {
             return Optional.empty();
         }
         int from = Math.min(Math.max(0, offset), t.records.size());
         int to = Math.min(t.records.size(), from + Math.max(0, limit));
-        return Optional.of(List.copyOf(t.records.subList(from, to)));
+        return Optional.of(GetGameRecordsResponse.newBuilder()
+                .addAllRecords(t.records.subList(from, to))
+                .setTotal(t.records.size())
+                .setState(t.state())
+                .build());
     }
 
-    public synchronized int recordCount(String id) {
-        Tournament t = tournaments.get(id);
-        return t == null ? 0 : t.records.size();
+    /**
+     * Waits until the tournament has more than {@code count} records or has stopped, at most {@code millis}:
+     * returns at once when either already holds or the id is unknown. Lets a reader of records wait for the
+     * next one instead of asking again and again.
+     */
+    public void awaitRecords(String id, int count, long millis) throws InterruptedException {
+        CountDownLatch changed = new CountDownLatch(1);
+        Watcher watcher = new Watcher() {
+            @Override
+            public void progressed(TournamentState state, GameRecord game) {
+                if (game != null || state.getStatus() != Status.STATUS_RUNNING) {
+                    changed.countDown();
+                }
+            }
+
+            @Override
+            public void stopped(TournamentState state) {
+                changed.countDown();
+            }
+        };
+        synchronized (this) {
+            Tournament t = tournaments.get(id);
+            if (t == null || t.records.size() > count || !t.running()) {
+                return;
+            }
+            t.watchers.add(watcher);
+        }
+        try {
+            changed.await(millis, TimeUnit.MILLISECONDS);
+        } finally {
+            unwatch(id, watcher);
+        }
     }
 }

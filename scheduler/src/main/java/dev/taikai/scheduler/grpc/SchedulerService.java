@@ -127,16 +127,7 @@ public class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
         }
         String id = request.getTournamentId();
         int limit = request.getLimit() == 0 ? 100 : request.getLimit();
-        found(
-                response,
-                id,
-                scheduler
-                        .book()
-                        .records(id, request.getOffset(), limit)
-                        .map(records -> GetGameRecordsResponse.newBuilder()
-                                .addAllRecords(records)
-                                .setTotal(scheduler.book().recordCount(id))
-                                .build()));
+        found(response, id, scheduler.book().records(id, request.getOffset(), limit));
     }
 
     @Override

@@ -7,6 +7,7 @@ import dev.taikai.proto.scheduler.v1.GetGameRecordsResponse;
 import dev.taikai.proto.tournament.v1.TournamentSpec;
 import dev.taikai.proto.tournament.v1.TournamentState;
 import dev.taikai.scheduler.book.Scheduler;
+import io.smallrye.common.annotation.Blocking;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -33,6 +34,8 @@ public class TournamentResource {
     public static final String PROTOBUF = "application/x-protobuf";
 
     private static final int MAX_BODY = 4 << 20;
+    /** The longest a request for records may wait for the next one. */
+    static final int MAX_WAIT_MILLIS = 30_000;
 
     @Inject
     Scheduler scheduler;
@@ -82,26 +85,34 @@ public class TournamentResource {
     /**
      * Game records in JSON, or as a binary {@code GetGameRecordsResponse} when the caller accepts
      * {@value #PROTOBUF} (what {@code taikai cluster submit} asks for: records carry every move, and
-     * binary costs both sides a fraction of JSON).
+     * binary costs both sides a fraction of JSON). With {@code wait-ms}, a request that would find no
+     * record past {@code offset} of a running tournament waits up to that long for one (a long poll).
      */
     @GET
     @Path("{id}/games")
     @Produces({MediaType.APPLICATION_JSON, PROTOBUF})
+    @Blocking // a long poll waits on a worker thread, never on the event loop
     public Response games(
             @PathParam("id") String id,
             @QueryParam("offset") @DefaultValue("0") int offset,
             @QueryParam("limit") @DefaultValue("100") int limit,
+            @QueryParam("wait-ms") @DefaultValue("0") int waitMillis,
             @HeaderParam("Accept") @DefaultValue("") String accept) {
         if (offset < 0 || limit < 1 || limit > 1000) {
             return error(400, "offset must not be negative and limit must be 1 to 1000");
         }
-        Optional<GetGameRecordsResponse> page = scheduler
-                .book()
-                .records(id, offset, limit)
-                .map(records -> GetGameRecordsResponse.newBuilder()
-                        .addAllRecords(records)
-                        .setTotal(scheduler.book().recordCount(id))
-                        .build());
+        if (waitMillis < 0 || waitMillis > MAX_WAIT_MILLIS) {
+            return error(400, "wait-ms must be 0 to " + MAX_WAIT_MILLIS);
+        }
+        if (waitMillis > 0) {
+            try {
+                scheduler.book().awaitRecords(id, offset, waitMillis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return error(503, "the scheduler is stopping");
+            }
+        }
+        Optional<GetGameRecordsResponse> page = scheduler.book().records(id, offset, limit);
         if (page.isPresent() && accept.contains(PROTOBUF)) {
             return Response.ok(page.get().toByteArray()).type(PROTOBUF).build();
         }

@@ -1,6 +1,7 @@
 package dev.taikai.scheduler.book;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -80,6 +81,55 @@ public class TournamentBookTest {
         assertEquals(6, done.getPublishedGames());
         assertEquals(6, book.standings("t1").orElseThrow().getGames());
         assertEquals(List.of(), book.nextPairings("t1"));
+    }
+
+    @Test
+    void aReaderWaitingForRecordsWakesOnTheNextGameOrTheEndAndOtherwiseWaitsItsTime() throws Exception {
+        TournamentBook book = new TournamentBook(16);
+        book.create("t1", spec(Format.FORMAT_ROUND_ROBIN, 2, 1, 2), 100);
+        List<Pairing> inPlay = book.nextPairings("t1");
+
+        long began = System.nanoTime();
+        book.awaitRecords("t1", 0, 300);
+        assertTrue(System.nanoTime() - began >= 250_000_000L, "no record: waited its time");
+
+        var waiting = java.util.concurrent.CompletableFuture.runAsync(() -> {
+            try {
+                book.awaitRecords("t1", 0, 60_000);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Thread.sleep(100);
+        assertFalse(waiting.isDone(), "waits while no game is counted");
+        book.count(record(inPlay.get(0), Result.SENTE_WINS));
+        waiting.get(5, java.util.concurrent.TimeUnit.SECONDS);
+
+        var page = book.records("t1", 0, 10).orElseThrow();
+        assertEquals(1, page.getRecordsCount());
+        assertEquals(1, page.getTotal());
+        assertEquals(Status.STATUS_RUNNING, page.getState().getStatus());
+
+        began = System.nanoTime();
+        book.awaitRecords("t1", 0, 60_000);
+        assertTrue(System.nanoTime() - began < 1_000_000_000L, "a record past the offset: at once");
+        waiting = java.util.concurrent.CompletableFuture.runAsync(() -> {
+            try {
+                book.awaitRecords("t1", 1, 60_000);
+            } catch (InterruptedException e) {
+                throw new IllegalStateException(e);
+            }
+        });
+        Thread.sleep(100);
+        book.cancel("t1", "stop", 200);
+        waiting.get(5, java.util.concurrent.TimeUnit.SECONDS);
+        began = System.nanoTime();
+        book.awaitRecords("t1", 1, 60_000);
+        book.awaitRecords("nobody", 0, 60_000);
+        assertTrue(System.nanoTime() - began < 1_000_000_000L, "a stopped tournament, an unknown id: at once");
+        assertEquals(
+                Status.STATUS_CANCELLED,
+                book.records("t1", 1, 10).orElseThrow().getState().getStatus());
     }
 
     @Test
