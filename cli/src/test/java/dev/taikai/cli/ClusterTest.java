@@ -132,6 +132,10 @@ class ClusterTest {
                                 + "/games?offset=0&limit=100"),
                         fromJson);
         assertEquals(page, fromJson.build());
+        var stateFromJson = TournamentState.newBuilder();
+        JsonFormat.parser()
+                .merge(get(cluster.scheduler().http() + "/api/tournaments/" + state.getTournamentId()), stateFromJson);
+        assertEquals(state, stateFromJson.build(), "the state the client reads in binary, in JSON");
         Set<String> clusterGames = new TreeSet<>();
         for (GameRecord record : records) {
             var a = record.getAssignment();
@@ -365,6 +369,16 @@ class ClusterTest {
         assertEquals(400, command.statusCode());
         assertTrue(command.body().contains("entrants[1].engine_id"), command.body());
         assertEquals(400, post(api, admin, "").statusCode(), "an empty body");
+        HttpResponse<String> binaryGarbage = HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(api))
+                                .header("Authorization", "Bearer " + admin)
+                                .header("Content-Type", "application/x-protobuf")
+                                .POST(HttpRequest.BodyPublishers.ofByteArray(new byte[] {(byte) 0xff, 1, 2, 3}))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, binaryGarbage.statusCode());
+        assertTrue(binaryGarbage.body().contains("not a TournamentSpec"), binaryGarbage.body());
         assertEquals(
                 400, status("GET", api + "/nobody/games?wait-ms=-1", cluster.token(Role.VIEWER)), "a negative wait");
         assertEquals(

@@ -3,7 +3,6 @@ package dev.taikai.scheduler.http;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
-import dev.taikai.proto.scheduler.v1.GetGameRecordsResponse;
 import dev.taikai.proto.tournament.v1.TournamentSpec;
 import dev.taikai.proto.tournament.v1.TournamentState;
 import dev.taikai.scheduler.book.Scheduler;
@@ -25,10 +24,12 @@ import java.util.Optional;
 
 /**
  * The scheduler's API as JSON over HTTP: the protobuf messages of scheduler.proto in protobuf's JSON
- * mapping (docs/distributed.md). Errors are {@code {"error": "..."}} with 400, 404 or 503.
+ * mapping (docs/distributed.md). Tournaments are created, read and cancelled, and records read, also in
+ * binary protobuf ({@value #PROTOBUF} in {@code Content-Type} and {@code Accept}: what the command line
+ * speaks). Errors are {@code {"error": "..."}} in JSON with 400, 404 or 503.
  */
 @Path("/api/tournaments")
-@Produces(MediaType.APPLICATION_JSON)
+@Produces({MediaType.APPLICATION_JSON, TournamentResource.PROTOBUF})
 public class TournamentResource {
     /** The media type of binary protobuf answers. */
     public static final String PROTOBUF = "application/x-protobuf";
@@ -42,7 +43,7 @@ public class TournamentResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response create(String body) {
+    public Response create(String body, @HeaderParam("Accept") @DefaultValue("") String accept) {
         if (body == null || body.length() > MAX_BODY) {
             return error(400, "the body must be a TournamentSpec in JSON of at most 4 MiB");
         }
@@ -52,8 +53,26 @@ public class TournamentResource {
         } catch (InvalidProtocolBufferException | RuntimeException e) {
             return error(400, "not a TournamentSpec: " + e.getMessage());
         }
+        return create(spec.build(), accept);
+    }
+
+    /** The same as {@link #create(String, String)} from a binary {@code TournamentSpec}. */
+    @POST
+    @Consumes(PROTOBUF)
+    public Response createFromProtobuf(byte[] body, @HeaderParam("Accept") @DefaultValue("") String accept) {
+        if (body == null || body.length > MAX_BODY) {
+            return error(400, "the body must be a binary TournamentSpec of at most 4 MiB");
+        }
         try {
-            return json(201, scheduler.create(spec.build()));
+            return create(TournamentSpec.parseFrom(body), accept);
+        } catch (InvalidProtocolBufferException e) {
+            return error(400, "not a TournamentSpec: " + e.getMessage());
+        }
+    }
+
+    private Response create(TournamentSpec spec, String accept) {
+        try {
+            return answer(201, scheduler.create(spec), accept);
         } catch (IllegalArgumentException e) {
             return error(400, e.getMessage());
         } catch (IllegalStateException e) {
@@ -72,8 +91,8 @@ public class TournamentResource {
 
     @GET
     @Path("{id}")
-    public Response get(@PathParam("id") String id) {
-        return found(id, scheduler.book().state(id));
+    public Response get(@PathParam("id") String id, @HeaderParam("Accept") @DefaultValue("") String accept) {
+        return found(id, scheduler.book().state(id), accept);
     }
 
     @GET
@@ -84,13 +103,11 @@ public class TournamentResource {
 
     /**
      * Game records in JSON, or as a binary {@code GetGameRecordsResponse} when the caller accepts
-     * {@value #PROTOBUF} (what {@code taikai cluster submit} asks for: records carry every move, and
-     * binary costs both sides a fraction of JSON). With {@code wait-ms}, a request that would find no
+     * {@value #PROTOBUF} (records carry every move, and binary costs both sides a fraction of JSON). With {@code wait-ms}, a request that would find no
      * record past {@code offset} of a running tournament waits up to that long for one (a long poll).
      */
     @GET
     @Path("{id}/games")
-    @Produces({MediaType.APPLICATION_JSON, PROTOBUF})
     @Blocking // a long poll waits on a worker thread, never on the event loop
     public Response games(
             @PathParam("id") String id,
@@ -112,20 +129,19 @@ public class TournamentResource {
                 return error(503, "the scheduler is stopping");
             }
         }
-        Optional<GetGameRecordsResponse> page = scheduler.book().records(id, offset, limit);
-        if (page.isPresent() && accept.contains(PROTOBUF)) {
-            return Response.ok(page.get().toByteArray()).type(PROTOBUF).build();
-        }
-        return found(id, page);
+        return found(id, scheduler.book().records(id, offset, limit), accept);
     }
 
     @DELETE
     @Path("{id}")
-    public Response cancel(@PathParam("id") String id, @QueryParam("reason") @DefaultValue("") String reason) {
+    public Response cancel(
+            @PathParam("id") String id,
+            @QueryParam("reason") @DefaultValue("") String reason,
+            @HeaderParam("Accept") @DefaultValue("") String accept) {
         if (reason.length() > 500) {
             return error(400, "reason is longer than 500 characters");
         }
-        return found(id, scheduler.cancel(id, reason));
+        return found(id, scheduler.cancel(id, reason), accept);
     }
 
     /** League only: an engine joins the pool from the next round on; the body is an Entrant in JSON. */
@@ -165,7 +181,22 @@ public class TournamentResource {
     }
 
     private static Response found(String id, Optional<? extends Message> value) {
-        return value.isPresent() ? json(200, value.get()) : error(404, "no tournament '" + id + "'");
+        return found(id, value, "");
+    }
+
+    private static Response found(String id, Optional<? extends Message> value, String accept) {
+        return value.isPresent() ? answer(200, value.get(), accept) : error(404, "no tournament '" + id + "'");
+    }
+
+    /** {@code message} in binary when the caller accepts {@value #PROTOBUF}, otherwise in JSON. */
+    private static Response answer(int status, Message message, String accept) {
+        if (accept.contains(PROTOBUF)) {
+            return Response.status(status)
+                    .entity(message.toByteArray())
+                    .type(PROTOBUF)
+                    .build();
+        }
+        return json(status, message);
     }
 
     private static Response json(int status, Message message) {
