@@ -71,7 +71,7 @@ service_cpu() { for pid in $pids; do awk '{ print $1 " " ($14 + $15) }' "/proc/$
 cluster_file=$(tournament "$concurrency" cluster-unused)
 submit() { # $1: run name; prints wall seconds
   local begin=$(date +%s%N)
-  "$root/taikai" cluster submit --dir "$out/cluster" --concurrency 16 "$cluster_file" > "$out/$1.txt" 2> "$out/$1.progress"
+  ( "$root/taikai" cluster submit --dir "$out/cluster" --concurrency 16 "$cluster_file" > "$out/$1.txt" 2> "$out/$1.progress"; times > "$out/$1.times" )
   seconds $(( $(date +%s%N) - begin ))
 }
 cold=""
@@ -117,7 +117,9 @@ print(len(records), len(overhead), "%.1f" % pct(overhead, 0.5), "%.1f" % pct(ove
 PY
 read -r counted moves over_med over_p99 lat_med lat_p99 same < "$out/summary.txt"
 # `times` prints the shell's then its children's user and system time, e.g. "0m1.5s 0m0.3s"
-local_cpu=$(sed -n 2p "$out/local-c2-$repeats.times" | awk '{ n = 0; for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60 + t[2] } printf "%.1f", n }')
+child_cpu() { sed -n 2p "$1" | awk '{ n = 0; for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60 + t[2] } printf "%.1f", n }'; }
+local_cpu=$(child_cpu "$out/local-c2-$repeats.times")
+client_cpu=$(child_cpu "$out/cluster-$repeats.times")
 local_2_s=$(echo "$local_2" | median)
 local_c_s=$(echo "$local_c" | median)
 warm_s=$(echo "$warm" | median)
@@ -157,4 +159,5 @@ cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
   echo "|---|---|"
   echo "$cpu_table" | awk '{ printf "| %s | %s |\n", $1, $2 }'
   echo "| all services | $(echo "$cpu_table" | awk '{ n += $2 } END { printf "%.1f", n }') |"
+  echo "| the submitting client (\`taikai cluster submit\`) | $client_cpu |"
 } | tee "$report"
