@@ -515,6 +515,60 @@ class FaultsTest {
     }
 
     /** Submits a tournament of {@link #GAMES} games between the steady fakes; returns its id. */
+    /**
+     * A worker that stops answering without closing its connections (SIGSTOP: a frozen host, a network
+     * partition) is noticed by the move deadline and gRPC keepalive, not the TCP reset of a dead process.
+     */
+    @Test
+    @Order(10)
+    void aFrozenWorkerIsNoticedWithinSecondsAndLosesNoGame() throws Exception {
+        String id = submit("worker frozen");
+        LocalCluster.Member worker = cluster.member("worker-2");
+        await(
+                "worker-2 hosts engines while games are in play",
+                Duration.ofSeconds(60),
+                () -> engines(worker).size() >= 2
+                        && metric(cluster, "referee", "taikai_referee_games_active") > 0
+                        && scheduler.state(id).getFinishedGames() >= 1);
+        List<ProcessHandle> engines = engines(worker);
+        double abortedBefore = metric(cluster, "referee", "taikai_referee_games_aborted_total");
+        long detected;
+        long enginesGone;
+        signal("STOP", worker.pid());
+        try {
+            detected = await(
+                    "a referee gives up the frozen worker's games",
+                    Duration.ofSeconds(30),
+                    () -> metric(cluster, "referee", "taikai_referee_games_aborted_total") > abortedBefore);
+        } finally {
+            signal("CONT", worker.pid());
+        }
+        enginesGone = await(
+                "the thawed worker ends the engines of the sessions the referee gave up",
+                Duration.ofSeconds(20),
+                () -> engines.stream().noneMatch(ProcessHandle::isAlive));
+        List<GameRecord> records = finish(id);
+        double aborted = metric(cluster, "referee", "taikai_referee_games_aborted_total") - abortedBefore;
+        for (GameRecord record : records) {
+            assertNotEquals(Termination.TERMINATION_DISCONNECT, record.getTermination(), record.getDetail());
+        }
+        System.out.printf(
+                "fault: worker frozen (SIGSTOP): given up after %d ms, %.0f game attempts aborted and replayed; thawed,"
+                        + " its %d engines ended %d ms later; %d of %d games counted once%n",
+                detected, aborted, engines.size(), enginesGone, records.size(), GAMES);
+    }
+
+    private static void signal(String name, long pid) throws Exception {
+        Process kill = new ProcessBuilder("kill", "-" + name, Long.toString(pid))
+                .redirectErrorStream(true)
+                .start();
+        assertEquals(
+                0,
+                kill.waitFor(),
+                "kill -" + name + " " + pid + ": "
+                        + new String(kill.getInputStream().readAllBytes()));
+    }
+
     private static String submit(String name) throws Exception {
         Path file = dir.resolve(name.replace(' ', '-') + ".yaml");
         Files.writeString(
