@@ -121,14 +121,7 @@ class FaultsTest {
     @Order(1)
     void aWorkerKilledMidGameLosesNoGameAndLeavesNoEngine() throws Exception {
         String id = submit("worker killed");
-        LocalCluster.Member worker = cluster.member("worker-1");
-        await(
-                "worker-1 hosts engines while games are in play",
-                Duration.ofSeconds(60),
-                () -> engines(worker).size() >= 2
-                        && metric(cluster, "referee", "taikai_referee_games_active") > 0
-                        && scheduler.state(id).getFinishedGames() >= 1);
-        List<ProcessHandle> engines = engines(worker);
+        List<ProcessHandle> engines = enginesInPlay(cluster.member("worker-1"), id);
         double abortedBefore = metric(cluster, "referee", "taikai_referee_games_aborted_total");
 
         cluster.kill("worker-1");
@@ -142,11 +135,8 @@ class FaultsTest {
                 () -> engines.stream().noneMatch(ProcessHandle::isAlive));
         cluster.restart("worker-1", READY);
 
-        List<GameRecord> records = finish(id);
+        List<GameRecord> records = finishWithoutDisconnects(id);
         double aborted = metric(cluster, "referee", "taikai_referee_games_aborted_total") - abortedBefore;
-        for (GameRecord record : records) {
-            assertNotEquals(Termination.TERMINATION_DISCONNECT, record.getTermination(), record.getDetail());
-        }
         System.out.printf(
                 "fault: worker kill -9: detected in %d ms, %d engine processes ended %d ms later, %.0f game attempts"
                         + " aborted and replayed, %d of %d games counted once%n",
@@ -524,13 +514,7 @@ class FaultsTest {
     void aFrozenWorkerIsNoticedWithinSecondsAndLosesNoGame() throws Exception {
         String id = submit("worker frozen");
         LocalCluster.Member worker = cluster.member("worker-2");
-        await(
-                "worker-2 hosts engines while games are in play",
-                Duration.ofSeconds(60),
-                () -> engines(worker).size() >= 2
-                        && metric(cluster, "referee", "taikai_referee_games_active") > 0
-                        && scheduler.state(id).getFinishedGames() >= 1);
-        List<ProcessHandle> engines = engines(worker);
+        List<ProcessHandle> engines = enginesInPlay(worker, id);
         double abortedBefore = metric(cluster, "referee", "taikai_referee_games_aborted_total");
         long detected;
         long enginesGone;
@@ -547,15 +531,35 @@ class FaultsTest {
                 "the thawed worker ends the engines of the sessions the referee gave up",
                 Duration.ofSeconds(20),
                 () -> engines.stream().noneMatch(ProcessHandle::isAlive));
-        List<GameRecord> records = finish(id);
+        List<GameRecord> records = finishWithoutDisconnects(id);
         double aborted = metric(cluster, "referee", "taikai_referee_games_aborted_total") - abortedBefore;
-        for (GameRecord record : records) {
-            assertNotEquals(Termination.TERMINATION_DISCONNECT, record.getTermination(), record.getDetail());
-        }
         System.out.printf(
                 "fault: worker frozen (SIGSTOP): given up after %d ms, %.0f game attempts aborted and replayed; thawed,"
                         + " its %d engines ended %d ms later; %d of %d games counted once%n",
                 detected, aborted, engines.size(), enginesGone, records.size(), GAMES);
+    }
+
+    /**
+     * Waits until {@code worker} hosts engines while games of tournament {@code id} are in play and one has
+     * been counted; returns those engines.
+     */
+    private static List<ProcessHandle> enginesInPlay(LocalCluster.Member worker, String id) throws Exception {
+        await(
+                worker.name() + " hosts engines while games are in play",
+                Duration.ofSeconds(60),
+                () -> engines(worker).size() >= 2
+                        && metric(cluster, "referee", "taikai_referee_games_active") > 0
+                        && scheduler.state(id).getFinishedGames() >= 1);
+        return engines(worker);
+    }
+
+    /** {@link #finish}, and no game was lost by an engine for a disconnect: a lost worker is no engine's fault. */
+    private static List<GameRecord> finishWithoutDisconnects(String id) throws Exception {
+        List<GameRecord> records = finish(id);
+        for (GameRecord record : records) {
+            assertNotEquals(Termination.TERMINATION_DISCONNECT, record.getTermination(), record.getDetail());
+        }
+        return records;
     }
 
     private static void signal(String name, long pid) throws Exception {
