@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -52,6 +53,8 @@ import org.junit.jupiter.api.io.TempDir;
 class KubernetesManifestsTest {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
     private static final Path K8S = ROOT.resolve("deploy/k8s");
+    /** The Prometheus adapter's Helm values, relative to {@link #K8S}. */
+    private static final String ADAPTER_VALUES = "prometheus-adapter/values.yaml";
     /** Container name -> the module whose service runs in it. */
     private static final Map<String, String> SERVICES =
             Map.of("scheduler", "scheduler", "referee", "referee-service", "engine-worker", "engine-worker");
@@ -269,6 +272,15 @@ class KubernetesManifestsTest {
             } else if (object instanceof HorizontalPodAutoscaler hpa) {
                 var target = hpa.getSpec().getScaleTargetRef();
                 assertTrue(workloads.containsKey(target.getKind() + "/" + target.getName()), overlay + ": HPA target");
+                Set<String> served = adapterMetrics();
+                for (var metric : hpa.getSpec().getMetrics()) {
+                    if (metric.getExternal() != null) {
+                        String name = metric.getExternal().getMetric().getName();
+                        assertTrue(
+                                served.contains(name),
+                                overlay + ": the HPA's external metric " + name + " is served by " + ADAPTER_VALUES);
+                    }
+                }
             } else if (object instanceof GenericKubernetesResource monitor
                     && monitor.getKind().equals("ServiceMonitor")) {
                 @SuppressWarnings("unchecked")
@@ -462,6 +474,35 @@ class KubernetesManifestsTest {
                 List.of("Games per minute", "Terminations", "Move latency", "Transport overhead", "Queue", "Engines")) {
             assertTrue(titles.stream().anyMatch(t -> t.startsWith(wanted)), "a panel: " + wanted);
         }
+    }
+
+    @Test
+    void thePrometheusAdapterServesDocumentedMetricsUnderTheirOwnNames() throws IOException {
+        String documented = Files.readString(ROOT.resolve("docs/distributed.md"));
+        JsonNode rules = new YAMLMapper()
+                .readTree(K8S.resolve(ADAPTER_VALUES).toFile())
+                .path("rules")
+                .path("external");
+        assertTrue(rules.size() > 0, "external rules in " + ADAPTER_VALUES);
+        for (JsonNode rule : rules) {
+            String name = rule.path("name").path("as").asText();
+            assertTrue(documented.contains("`" + name + "`"), name + " is documented in docs/distributed.md");
+            assertTrue(rule.path("seriesQuery").asText().startsWith(name + "{"), "the rule reads " + name + " itself");
+            assertTrue(
+                    rule.path("metricsQuery").asText().contains("<<.Series>>"), "the metrics query reads the series");
+        }
+    }
+
+    /** The external metrics the Prometheus adapter's values give a name. */
+    private static Set<String> adapterMetrics() throws IOException {
+        Set<String> names = new HashSet<>();
+        for (JsonNode rule : new YAMLMapper()
+                .readTree(K8S.resolve(ADAPTER_VALUES).toFile())
+                .path("rules")
+                .path("external")) {
+            names.add(rule.path("name").path("as").asText());
+        }
+        return names;
     }
 
     private static Map<String, String> subset(Map<String, String> labels, Map<String, String> wanted) {
