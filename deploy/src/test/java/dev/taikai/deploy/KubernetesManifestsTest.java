@@ -479,10 +479,7 @@ class KubernetesManifestsTest {
     @Test
     void thePrometheusAdapterServesDocumentedMetricsUnderTheirOwnNames() throws IOException {
         String documented = Files.readString(ROOT.resolve("docs/distributed.md"));
-        JsonNode rules = new YAMLMapper()
-                .readTree(K8S.resolve(ADAPTER_VALUES).toFile())
-                .path("rules")
-                .path("external");
+        JsonNode rules = adapterRules();
         assertTrue(rules.size() > 0, "external rules in " + ADAPTER_VALUES);
         for (JsonNode rule : rules) {
             String name = rule.path("name").path("as").asText();
@@ -496,13 +493,18 @@ class KubernetesManifestsTest {
     /** The external metrics the Prometheus adapter's values give a name. */
     private static Set<String> adapterMetrics() throws IOException {
         Set<String> names = new HashSet<>();
-        for (JsonNode rule : new YAMLMapper()
-                .readTree(K8S.resolve(ADAPTER_VALUES).toFile())
-                .path("rules")
-                .path("external")) {
+        for (JsonNode rule : adapterRules()) {
             names.add(rule.path("name").path("as").asText());
         }
         return names;
+    }
+
+    /** The external-metric rules of the Prometheus adapter's values. */
+    private static JsonNode adapterRules() throws IOException {
+        return new YAMLMapper()
+                .readTree(K8S.resolve(ADAPTER_VALUES).toFile())
+                .path("rules")
+                .path("external");
     }
 
     private static Map<String, String> subset(Map<String, String> labels, Map<String, String> wanted) {

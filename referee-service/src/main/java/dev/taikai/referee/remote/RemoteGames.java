@@ -67,8 +67,7 @@ public final class RemoteGames {
             try {
                 lost = GameHost.ready(pairing.game(), senteSession, goteSession, started, observer);
             } catch (RuntimeException e) {
-                senteSession.cancel("game abandoned");
-                goteSession.cancel("game abandoned");
+                abandon(senteSession, goteSession);
                 if (!(e instanceof WorkerLost) || attempt >= READY_ATTEMPTS) {
                     throw e;
                 }
@@ -83,14 +82,19 @@ public final class RemoteGames {
                         : GameHost.playReady(
                                 pairing.game(), senteSession, goteSession, transportAllowanceNanos, observer);
             } catch (RuntimeException e) {
-                senteSession.cancel("game abandoned");
-                goteSession.cancel("game abandoned");
+                abandon(senteSession, goteSession);
                 throw e;
             }
             sessions.giveBack(senteSession, pairing.sente(), variant, true);
             sessions.giveBack(goteSession, pairing.gote(), variant, true);
             return GameMessages.toProto(pairing, record, refereeId, senteSession.workerId(), goteSession.workerId());
         }
+    }
+
+    /** Breaks both sessions: their workers kill the engines. */
+    private static void abandon(RemoteSession sente, RemoteSession gote) {
+        sente.cancel("game abandoned");
+        gote.cancel("game abandoned");
     }
 
     private dev.taikai.proto.common.v1.GameRecord forfeit(

@@ -453,13 +453,13 @@ public final class TournamentBook {
         Watcher watcher = new Watcher() {
             @Override
             public void progressed(TournamentState state, GameRecord game) {
-                if (game != null || state.getStatus() != Status.STATUS_RUNNING) {
+                if (game != null) {
                     changed.countDown();
                 }
             }
 
             @Override
-            public void stopped(TournamentState state) {
+            public void stopped(TournamentState state) { // every way a tournament stops ends here
                 changed.countDown();
             }
         };

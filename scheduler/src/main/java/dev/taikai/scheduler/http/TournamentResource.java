@@ -103,8 +103,9 @@ public class TournamentResource {
 
     /**
      * Game records in JSON, or as a binary {@code GetGameRecordsResponse} when the caller accepts
-     * {@value #PROTOBUF} (records carry every move, and binary costs both sides a fraction of JSON). With {@code wait-ms}, a request that would find no
-     * record past {@code offset} of a running tournament waits up to that long for one (a long poll).
+     * {@value #PROTOBUF} (records carry every move, and binary costs both sides a fraction of JSON). With
+     * {@code wait-ms}, a request that would find no record past {@code offset} of a running tournament
+     * waits up to that long for one (a long poll).
      */
     @GET
     @Path("{id}/games")
