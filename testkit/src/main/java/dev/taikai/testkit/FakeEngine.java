@@ -30,7 +30,13 @@ public final class FakeEngine {
 
     private Variant variant = Variant.MINISHOGI;
     private Position position = Position.start(Variant.MINISHOGI);
-    private int answeredMoves;
+    /**
+     * The {@code go} commands read so far. Counted on the thread that reads commands, when each arrives:
+     * the driver sends a {@code go} only after the previous one was answered, so this is the number of
+     * answered moves whenever a new {@code go} is read, with no race against the search thread.
+     */
+    private int goCommands;
+
     private int scripted;
     private Search search;
 
@@ -154,7 +160,8 @@ public final class FakeEngine {
     }
 
     private void go(String[] words) {
-        if (switches.crashOnGo || (switches.crashAfter >= 0 && answeredMoves >= switches.crashAfter)) {
+        int answered = goCommands++;
+        if (switches.crashOnGo || (switches.crashAfter >= 0 && answered >= switches.crashAfter)) {
             out.flush();
             System.err.println("fake engine: crashing on go as asked");
             Runtime.getRuntime().halt(switches.exitCode);
@@ -250,7 +257,6 @@ public final class FakeEngine {
         send("info depth 1 seldepth 1 score cp " + score + " nodes " + (1 + random.nextInt(1000)) + " nps 1000 time "
                 + elapsedMillis + " hashfull 0 pv " + move);
         send("bestmove " + move);
-        answeredMoves++;
     }
 
     private String chooseMove(Position searched) {

@@ -106,8 +106,8 @@ final class EngineOutput {
     }
 
     /**
-     * Reads what the engine has written while nobody waits on it; at the end of a dead engine's output,
-     * marks the output ended. Called by {@link Housekeeping}; never blocks on a live engine.
+     * Reads what the engine has written while nobody waits on it; once a dead engine's output is read,
+     * marks the output ended. Called by {@link Housekeeping}; never blocks.
      */
     void drainAvailable(boolean processAlive) {
         if (ended || !reading.tryLock()) {
@@ -123,8 +123,9 @@ final class EngineOutput {
                     return;
                 }
             }
-            if (!processAlive) {
-                splitter.drain(); // returns at once: the writer is gone
+            if (!processAlive && splitter.available() == 0) {
+                // All a dead engine wrote is in the pipe, and it has been read. Not reading on to the end of
+                // the stream keeps this from blocking while a process that escaped the engine holds the pipe.
                 ended = true;
             }
         } catch (IOException e) {

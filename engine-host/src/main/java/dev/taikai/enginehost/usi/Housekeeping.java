@@ -5,8 +5,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * One daemon thread for all engine sessions. Every {@value #TICK_MILLIS} ms it drains the output of
- * engines nobody is waiting on, and fires the deadlines of waits that have run out by killing the
+ * One daemon thread for all engine sessions. Every {@value #TICK_MILLIS} ms it drains the output and
+ * the standard error of engines nobody is waiting on, and fires the deadlines of waits that have run out by killing the
  * engine, which ends the waiting caller's blocking read. Waiting callers pay nothing for it: arming and
  * disarming a deadline is a field write and a compare-and-set.
  */
@@ -42,9 +42,8 @@ final class Housekeeping {
 
     /** What the housekeeper needs of a session. */
     interface Session {
-        EngineOutput output();
-
-        boolean processAlive();
+        /** Reads what the engine wrote while nobody waits on it (standard output and error); never blocks. */
+        void drainAvailable();
 
         Deadline deadline();
 
@@ -83,7 +82,7 @@ final class Housekeeping {
                     if (session.deadline().fireIfDue(now)) {
                         session.deadlineFired();
                     }
-                    session.output().drainAvailable(session.processAlive());
+                    session.drainAvailable();
                 } catch (RuntimeException e) {
                     // one broken session must not stop the others' housekeeping
                 }

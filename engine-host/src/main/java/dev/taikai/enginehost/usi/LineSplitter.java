@@ -62,11 +62,9 @@ final class LineSplitter {
         return in.available();
     }
 
-    /** Reads to the end of the stream. */
-    void drain() throws IOException {
-        while (readOnce()) {
-            // each read hands its lines to the sink
-        }
+    /** The line read so far but not yet ended by a newline, or null when there is none. */
+    String unfinished() {
+        return length > 0 || cut ? text() : null;
     }
 
     private String text() {

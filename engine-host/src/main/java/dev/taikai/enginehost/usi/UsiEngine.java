@@ -49,13 +49,9 @@ public final class UsiEngine implements StartResult, EngineSession {
     private final Housekeeping.Deadline deadline = new Housekeeping.Deadline();
     private final Housekeeping.Session housekeeping = new Housekeeping.Session() {
         @Override
-        public EngineOutput output() {
-            return output;
-        }
-
-        @Override
-        public boolean processAlive() {
-            return process.process().isAlive();
+        public void drainAvailable() {
+            output.drainAvailable(process.process().isAlive());
+            stderr.drainAvailable();
         }
 
         @Override
@@ -95,7 +91,7 @@ public final class UsiEngine implements StartResult, EngineSession {
         this.output = new EngineOutput(
                 process.process().getInputStream(), spec.limits().maxLineBytes());
         this.stderr =
-                new StderrTail(process.process().getErrorStream(), spec.limits().stderrLines(), spec.id());
+                new StderrTail(process.process().getErrorStream(), spec.limits().stderrLines());
         this.stdin = new BufferedWriter(
                 new OutputStreamWriter(process.process().getOutputStream(), StandardCharsets.UTF_8), 8192);
         Housekeeping.register(housekeeping);
@@ -453,7 +449,7 @@ public final class UsiEngine implements StartResult, EngineSession {
         if (failure == null) {
             process.killTree();
             String oddities = output.oddities();
-            failure = new EngineFailure(kind, detail + (oddities.isEmpty() ? "" : "; " + oddities), stderr.lines(200));
+            failure = new EngineFailure(kind, detail + (oddities.isEmpty() ? "" : "; " + oddities), stderr.lines());
         }
         search = null;
         return failure;
@@ -503,6 +499,7 @@ public final class UsiEngine implements StartResult, EngineSession {
             // the process is gone; nothing left to flush
         }
         output.close();
+        stderr.close();
     }
 
     public EngineSpec spec() {
@@ -556,6 +553,11 @@ public final class UsiEngine implements StartResult, EngineSession {
         return process.exitDescription();
     }
 
+    /** The {@code info} lines read since the last search began (or since the start): for tests of the draining. */
+    long infoLinesRead() {
+        return output.infoLines();
+    }
+
     /** Output that was not protocol so far: unexpected lines, overlong lines cut, lines dropped in a flood. */
     public String outputOddities() {
         return output.oddities();
@@ -563,6 +565,6 @@ public final class UsiEngine implements StartResult, EngineSession {
 
     /** The last lines of the engine's standard error. */
     public List<String> stderrTail() {
-        return stderr.lines(0);
+        return stderr.lines();
     }
 }

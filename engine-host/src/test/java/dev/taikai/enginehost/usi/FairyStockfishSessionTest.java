@@ -14,20 +14,20 @@ import dev.taikai.rules.Position;
 import dev.taikai.rules.Termination;
 import dev.taikai.rules.Usi;
 import dev.taikai.rules.Variant;
-import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
+import dev.taikai.testkit.Leaks;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** The driver against Debian's Fairy-Stockfish 11.1, a real engine with real quirks. */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
+@ExtendWith(Sessions.CloseLeftovers.class)
 class FairyStockfishSessionTest {
     static List<Variant> variants() {
         return Variant.all();
@@ -78,27 +78,24 @@ class FairyStockfishSessionTest {
         assertEquals("exited with code 0", engine.exitDescription());
     }
 
-    /** Twenty quick games, two fresh engine processes each: nothing may leak. */
+    /**
+     * Twenty quick games, two fresh engine processes each: nothing they started may be left, neither
+     * threads nor processes nor file descriptors. Only what this test started counts.
+     */
     @Test
     void twentyFastGamesLeakNoProcessesThreadsOrFiles() throws Exception {
         EngineSpec spec = FairyStockfishSessions.spec();
-        Sessions.start(spec, Variant.MINISHOGI, Timeouts.DEFAULT).close(); // warm up the JDK's own threads
-        awaitDriverThreadsGone();
-        int threadsBefore = Thread.activeCount();
-        long filesBefore = openFiles();
+        Sessions.start(spec, Variant.MINISHOGI, Timeouts.DEFAULT)
+                .close(); // the driver's and the JDK's first-use threads
+        Leaks leaks = Leaks.snapshot();
 
         List<Termination> endings = new ArrayList<>();
         for (int game = 0; game < 20; game++) {
             endings.add(playFastGame(spec, Variant.all().get(game % 2), game));
         }
 
-        assertEquals(List.of(), fairyStockfishProcesses(), "engine processes left");
-        awaitDriverThreadsGone();
-        assertTrue(
-                Thread.activeCount() <= threadsBefore + 2,
-                Thread.activeCount() + " threads, " + threadsBefore + " before");
-        assertEquals(filesBefore, openFiles(), "open file descriptors");
         assertEquals(20, endings.size());
+        leaks.assertNoneLeft(Duration.ofSeconds(30));
     }
 
     private static Termination playFastGame(EngineSpec spec, Variant variant, int game) throws MoveException {
@@ -137,49 +134,5 @@ class FairyStockfishSessionTest {
         } catch (MoveException e) {
             throw new AssertionError(e.getMessage(), e);
         }
-    }
-
-    private static long openFiles() throws IOException {
-        try (Stream<Path> fds = Files.list(Path.of("/proc/self/fd"))) {
-            return fds.count();
-        }
-    }
-
-    private static List<Long> fairyStockfishProcesses() throws IOException {
-        List<Long> found = new ArrayList<>();
-        try (Stream<Path> entries = Files.list(Path.of("/proc"))) {
-            for (Path entry : entries.toList()) {
-                String name = entry.getFileName().toString();
-                if (name.chars().allMatch(Character::isDigit)) {
-                    try {
-                        String comm = Files.readString(entry.resolve("comm")).trim();
-                        if (comm.startsWith("fairy-stockfish") && ProcessTable.isLive(Long.parseLong(name))) {
-                            found.add(Long.parseLong(name));
-                        }
-                    } catch (IOException e) {
-                        // the process ended while listed
-                    }
-                }
-            }
-        }
-        return found;
-    }
-
-    /** Reader threads end when their engine's pipes close; give them a moment. */
-    private static void awaitDriverThreadsGone() throws InterruptedException {
-        long deadline = System.nanoTime() + 5_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            boolean any = Thread.getAllStackTraces().keySet().stream()
-                    .anyMatch(t -> t.getName().startsWith("engine-"));
-            if (!any) {
-                return;
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("driver threads still running: "
-                + Thread.getAllStackTraces().keySet().stream()
-                        .map(Thread::getName)
-                        .filter(n -> n.startsWith("engine-"))
-                        .toList());
     }
 }

@@ -8,10 +8,32 @@ import dev.taikai.enginehost.catalog.EngineSpec;
 import dev.taikai.rules.Variant;
 import dev.taikai.testkit.FakeEngines;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
-/** Starting engines in tests, and checking that nothing of them is left afterwards. */
+/**
+ * Starting engines in tests, and checking that nothing of them is left afterwards. Every engine started
+ * here is also closed after its test by {@link CloseLeftovers}, so a test that fails half-way leaves no
+ * engine running into the next test's checks.
+ */
 final class Sessions {
+    private static final List<UsiEngine> STARTED = new ArrayList<>();
+
+    /** Closes, after each test, the engines it started and did not close (because an assertion failed). */
+    static final class CloseLeftovers implements AfterEachCallback {
+        @Override
+        public void afterEach(ExtensionContext context) {
+            List<UsiEngine> started;
+            synchronized (STARTED) {
+                started = List.copyOf(STARTED);
+                STARTED.clear();
+            }
+            started.forEach(UsiEngine::close);
+        }
+    }
+
     /** Short deadlines so that stalls are found in tests within a second or two. */
     static final Timeouts QUICK = new Timeouts(5_000, 5_000, 300, 5_000, 500, 500);
 
@@ -26,7 +48,11 @@ final class Sessions {
         if (result instanceof EngineFailure failure) {
             fail("engine did not start: " + failure);
         }
-        return (UsiEngine) result;
+        UsiEngine engine = (UsiEngine) result;
+        synchronized (STARTED) {
+            STARTED.add(engine);
+        }
+        return engine;
     }
 
     static UsiEngine startFake(String... switches) {
