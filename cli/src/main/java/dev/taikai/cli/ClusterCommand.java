@@ -6,6 +6,7 @@ import dev.taikai.cli.cluster.SchedulerClient;
 import dev.taikai.cli.run.Report;
 import dev.taikai.cli.run.RunPlan;
 import dev.taikai.cli.run.TournamentFile;
+import dev.taikai.deploy.StartFailure;
 import dev.taikai.enginehost.catalog.BuiltinCatalog;
 import dev.taikai.enginehost.catalog.Catalog;
 import dev.taikai.enginehost.catalog.EngineSpec;
@@ -132,6 +133,8 @@ final class ClusterCommand implements Runnable {
                         Duration.ofSeconds(120));
             } catch (IllegalArgumentException | IllegalStateException e) {
                 throw new Failures.UsageException(e.getMessage());
+            } catch (StartFailure e) {
+                throw new Failures.WorkFailed(e.getMessage() + " (everything it had started is stopped)", e);
             }
             if (catalog != null) {
                 Files.writeString(

@@ -21,6 +21,15 @@ final class Failures implements CommandLine.IExecutionExceptionHandler {
         }
     }
 
+    /** A failure of the work whose message already says what failed, why and where to look: exit code 1. */
+    static final class WorkFailed extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        WorkFailed(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
     @Override
     public int handleExecutionException(
             Exception exception, CommandLine commandLine, CommandLine.ParseResult parseResult) {
@@ -30,7 +39,8 @@ final class Failures implements CommandLine.IExecutionExceptionHandler {
             err.println(command + ": " + exception.getMessage());
             return USAGE;
         }
-        err.println(command + ": failed: " + exception);
+        err.println(command + ": failed: "
+                + (exception instanceof WorkFailed ? exception.getMessage() : exception.toString()));
         if (System.getenv("TAIKAI_DEBUG") != null) {
             exception.printStackTrace(err);
         }

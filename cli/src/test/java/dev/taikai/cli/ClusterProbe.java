@@ -2,6 +2,7 @@ package dev.taikai.cli;
 
 import dev.taikai.access.Role;
 import dev.taikai.cli.cluster.LocalCluster;
+import dev.taikai.deploy.LoopbackPorts;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -96,8 +97,13 @@ final class ClusterProbe {
      * 'taikai cluster submit', and reads its metrics with its viewer token from now on.
      */
     static LocalCluster start(Path directory, LocalCluster.Shape shape) throws Exception {
+        return start(directory, shape, LoopbackPorts::next);
+    }
+
+    /** {@link #start(Path, LocalCluster.Shape)} with the ports the cluster binds taken from {@code ports}. */
+    static LocalCluster start(Path directory, LocalCluster.Shape shape, LoopbackPorts.Source ports) throws Exception {
         LocalCluster cluster = LocalCluster.start(
-                Path.of("..").toAbsolutePath().normalize(), directory, shape, Duration.ofSeconds(180));
+                Path.of("..").toAbsolutePath().normalize(), directory, shape, Duration.ofSeconds(180), ports);
         Files.writeString(directory.resolve("catalog.path"), shape.extraCatalog());
         useToken(cluster.token(Role.VIEWER));
         return cluster;

@@ -1,6 +1,7 @@
 package dev.taikai.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -11,6 +12,7 @@ import dev.taikai.access.grpc.BearerToken;
 import dev.taikai.cli.cluster.LocalCluster;
 import dev.taikai.cli.cluster.SchedulerClient;
 import dev.taikai.cli.run.Tournaments;
+import dev.taikai.deploy.LoopbackPorts;
 import dev.taikai.proto.common.v1.GameRecord;
 import dev.taikai.proto.common.v1.MoveRecord;
 import dev.taikai.proto.common.v1.Termination;
@@ -32,6 +34,9 @@ import io.grpc.StatusRuntimeException;
 import io.grpc.netty.NettyChannelBuilder;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -43,6 +48,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -61,6 +67,8 @@ class ClusterTest {
 
     private static LocalCluster cluster;
     private static SchedulerClient scheduler;
+    /** A port that another program held while the cluster started. */
+    private static int takenPort;
 
     @BeforeAll
     static void up() throws Exception {
@@ -71,10 +79,37 @@ class ClusterTest {
                         + Tournaments.fakeEntry("fake-b", "--seed", "2", "--think-ms", "5")
                         + Tournaments.fakeEntry("fake-c", "--seed", "3", "--think-ms", "5")
                         + Tournaments.fakeEntry("fake-slow", "--think-ms", "400"));
-        cluster = ClusterProbe.start(
-                dir.resolve("cluster"),
-                new LocalCluster.Shape(2, 1, 3, 2, dir.resolve("fakes.yaml").toString()));
+        // Another program takes worker-1's gRPC port (the sixth port handed out: broker, controller, the
+        // scheduler's two, worker-1's HTTP, then this) before worker-1 binds it: the start must go on.
+        try (ServerSocket taken = new ServerSocket()) {
+            taken.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), LoopbackPorts.next()));
+            AtomicInteger handedOut = new AtomicInteger();
+            cluster = ClusterProbe.start(
+                    dir.resolve("cluster"),
+                    new LocalCluster.Shape(2, 1, 3, 2, dir.resolve("fakes.yaml").toString()),
+                    () -> handedOut.incrementAndGet() == 6 ? taken.getLocalPort() : LoopbackPorts.next());
+            takenPort = taken.getLocalPort();
+        }
         scheduler = new SchedulerClient(cluster.scheduler().http(), cluster.token(Role.ADMIN));
+    }
+
+    @Test
+    void aServiceWhosePortWasTakenIsStartedAgainOnNewPorts() throws Exception {
+        String log = Files.readString(cluster.directory().resolve("worker-1.log"));
+        assertTrue(
+                log.contains("taikai: a port of worker-1 was taken by another program before it could bind it;"
+                        + " starting worker-1, worker-2, referee-1 again on new ports"),
+                log);
+        for (LocalCluster.Member member : cluster.members()) {
+            assertNotEquals(takenPort, member.grpcPort(), member.name());
+            assertNotEquals(takenPort, member.httpPort(), member.name());
+        }
+        assertEquals(
+                List.of("kafka", "referee-1", "scheduler", "worker-1", "worker-2"),
+                cluster.members().stream()
+                        .map(LocalCluster.Member::name)
+                        .sorted()
+                        .toList());
     }
 
     @AfterAll
@@ -229,20 +264,28 @@ class ClusterTest {
         ClusterProbe.Output submitted = ClusterProbe.submit(cluster, file, "--detach");
         assertEquals(0, submitted.code(), submitted.err());
         String id = submitted.out().trim();
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (scheduler.state(id).getFinishedGames() < 2 && System.nanoTime() < deadline) {
-            Thread.sleep(100);
-        }
+        ClusterProbe.await(
+                "two games counted",
+                Duration.ofSeconds(120),
+                () -> scheduler.state(id).getFinishedGames() >= 2);
         TournamentState cancelled = scheduler.cancel(id, "enough");
         assertEquals(Status.STATUS_CANCELLED, cancelled.getStatus());
-        int atCancel = cancelled.getFinishedGames();
-        Thread.sleep(8000); // longer than two games of fake-slow
+        // The games in play at the cancel finish and are counted; once every game the referee finished is
+        // counted, a scheduler that handed out games after the cancel would have done so by now.
+        ClusterProbe.await(
+                "the games in play at the cancel finished and counted",
+                Duration.ofSeconds(120),
+                () -> ClusterProbe.metric(cluster, "referee", "taikai_referee_games_active") == 0
+                        && ClusterProbe.metric(
+                                        cluster.scheduler(), "taikai_scheduler_records_total", "outcome=\"counted\"")
+                                >= ClusterProbe.metric(cluster, "referee", "taikai_referee_games_finished_total"));
         TournamentState later = scheduler.state(id);
         assertEquals(Status.STATUS_CANCELLED, later.getStatus());
+        assertEquals(cancelled.getPublishedGames(), later.getPublishedGames(), "no game handed out after the cancel");
         assertTrue(
-                later.getFinishedGames() <= atCancel + 2,
-                "only games already in play are counted after the cancel: " + atCancel + " then "
-                        + later.getFinishedGames());
+                later.getFinishedGames() <= cancelled.getPublishedGames(),
+                "only games handed out before the cancel are counted: " + later.getFinishedGames() + " of "
+                        + cancelled.getPublishedGames());
         assertTrue(later.getFinishedGames() < later.getPlannedGames());
     }
 
@@ -331,7 +374,7 @@ class ClusterTest {
         Files.write(tokens, lines.stream().filter(l -> !l.contains(viewerHash)).toList());
         try {
             // each service re-reads the file on its own (at most every half second): all refuse within seconds
-            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             for (String url : List.of(
                     api,
                     cluster.member("referee-1").http() + "/q/metrics",

@@ -1,16 +1,19 @@
 package dev.taikai.deploy;
 
 import java.io.IOException;
+import java.lang.reflect.Method;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * A real Apache Kafka broker as its own process: one KRaft node (broker and controller) on loopback, run
@@ -18,6 +21,14 @@ import java.util.concurrent.TimeUnit;
  * {@code taikai cluster up} and by the tests that need a broker.
  */
 public final class KafkaBroker implements AutoCloseable {
+    /** How long formatting and starting may take; a JVM on a loaded two-core machine is slow to start. */
+    static final Duration STARTUP = Duration.ofSeconds(120);
+
+    private static final int BIND_ATTEMPTS = 3;
+    private static final String MEMBER = "kafka";
+    /** What the broker logs (logger kafka.server.KafkaRaftServer, INFO) once it serves. */
+    private static final String STARTED = "Kafka Server started";
+
     private final Process process;
     private final int port;
     private final Path directory;
@@ -45,13 +56,42 @@ public final class KafkaBroker implements AutoCloseable {
 
     /**
      * Formats {@code directory} (unless it already holds a formatted log) and starts a broker listening on
-     * {@code port} (0: a free one), its controller on another free port, and waits until it accepts
-     * connections. Its output goes to {@code directory/broker.log}.
+     * {@code port} (0: a port of {@link LoopbackPorts}), its controller on another such port, and waits
+     * until it accepts connections. Its output goes to {@code directory/broker.log}. When the broker could
+     * not bind a port it chose (another program took it in between), it starts again on new ports, up to
+     * {@value #BIND_ATTEMPTS} times, and says so in the log.
+     *
+     * @throws StartFailure with the reason in words and the log, when it cannot be started
      */
     public static KafkaBroker start(Path libs, Path directory, int port) throws IOException, InterruptedException {
+        return start(libs, directory, port, LoopbackPorts::next);
+    }
+
+    /** {@link #start(Path, Path, int)} with the ports it chooses taken from {@code ports}. */
+    public static KafkaBroker start(Path libs, Path directory, int port, LoopbackPorts.Source ports)
+            throws IOException, InterruptedException {
         Files.createDirectories(directory);
-        int brokerPort = port == 0 ? freePort() : port;
-        int controllerPort = freePort();
+        Path log = directory.resolve("broker.log");
+        for (int attempt = 1; ; attempt++) {
+            int brokerPort = port == 0 ? ports.next() : port;
+            int controllerPort = ports.next();
+            long offset = ProcessLogs.offset(log);
+            try {
+                return startOnce(libs, directory, brokerPort, controllerPort);
+            } catch (StartFailure e) {
+                if (attempt == BIND_ATTEMPTS || !ProcessLogs.bindFailed(log, offset)) {
+                    throw e;
+                }
+                note(
+                        log,
+                        "port " + brokerPort + " or " + controllerPort + " was taken by another program before the"
+                                + " broker could bind it; starting again on new ports");
+            }
+        }
+    }
+
+    private static KafkaBroker startOnce(Path libs, Path directory, int brokerPort, int controllerPort)
+            throws IOException, InterruptedException {
         Path data = directory.resolve("data");
         Path config = directory.resolve("server.properties");
         Files.writeString(
@@ -81,25 +121,71 @@ public final class KafkaBroker implements AutoCloseable {
                 StandardCharsets.UTF_8);
         Path log = directory.resolve("broker.log");
         if (!Files.exists(data.resolve("meta.properties"))) {
+            long offset = ProcessLogs.offset(log);
             Process format = java(
-                            libs, "kafka.tools.StorageTool", log, "format", "-t", clusterId(), "-c", config.toString())
+                            libs,
+                            "kafka.tools.StorageTool",
+                            log,
+                            "format",
+                            "--cluster-id",
+                            clusterId(libs),
+                            "--config",
+                            config.toString())
                     .start();
-            if (!format.waitFor(60, TimeUnit.SECONDS) || format.exitValue() != 0) {
-                format.destroyForcibly();
-                throw new IOException("formatting the Kafka log directory failed (" + lastLines(log) + "); see " + log);
+            if (!format.waitFor(STARTUP.toSeconds(), TimeUnit.SECONDS)) {
+                destroy(format);
+                throw new StartFailure(
+                        MEMBER,
+                        "formatting its log directory did not finish within " + STARTUP.toSeconds() + " s",
+                        log);
+            }
+            if (format.exitValue() != 0) {
+                throw new StartFailure(
+                        MEMBER,
+                        "formatting its log directory failed: "
+                                + ProcessLogs.reason(log, offset, "exit code " + format.exitValue()),
+                        log);
             }
         }
+        long offset = ProcessLogs.offset(log);
         Process broker = java(libs, "kafka.Kafka", log, config.toString()).start();
-        KafkaBroker started = new KafkaBroker(broker, brokerPort, directory);
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!accepts(brokerPort)) {
-            if (!broker.isAlive() || System.nanoTime() > deadline) {
-                broker.destroyForcibly();
-                throw new IOException("the Kafka broker did not start (" + lastLines(log) + "); see " + log);
+        long deadline = System.nanoTime() + STARTUP.toNanos();
+        // Another program listening on the port would accept connections too: the broker says it has started.
+        while (!(ProcessLogs.since(log, offset).contains(STARTED) && accepts(brokerPort))) {
+            if (!broker.isAlive()) {
+                throw new StartFailure(
+                        MEMBER,
+                        "the broker exited while starting: "
+                                + ProcessLogs.reason(log, offset, "exit code " + broker.exitValue()),
+                        log);
+            }
+            if (System.nanoTime() - deadline > 0) {
+                destroy(broker);
+                throw new StartFailure(
+                        MEMBER, "the broker did not accept connections within " + STARTUP.toSeconds() + " s", log);
             }
             Thread.sleep(100);
         }
-        return started;
+        return new KafkaBroker(broker, brokerPort, directory);
+    }
+
+    private static void destroy(Process process) throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    /** Appends a line of the launcher's own to a process's log. */
+    public static void note(Path log, String line) {
+        try {
+            Files.writeString(
+                    log,
+                    "taikai: " + line + "\n",
+                    StandardCharsets.UTF_8,
+                    java.nio.file.StandardOpenOption.CREATE,
+                    java.nio.file.StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            // the log is for reading after the fact; a start does not fail for want of it
+        }
     }
 
     private static ProcessBuilder java(Path libs, String main, Path log, String... args) {
@@ -141,28 +227,36 @@ public final class KafkaBroker implements AutoCloseable {
         return file;
     }
 
-    private static String clusterId() {
-        // a base64url UUID without padding, as kafka-storage random-uuid prints it
-        UUID uuid = UUID.randomUUID();
-        java.nio.ByteBuffer bytes = java.nio.ByteBuffer.allocate(16);
-        bytes.putLong(uuid.getMostSignificantBits()).putLong(uuid.getLeastSignificantBits());
-        return java.util.Base64.getUrlEncoder().withoutPadding().encodeToString(bytes.array());
+    /** A new cluster id from {@link #clusterIds}. */
+    private static String clusterId(Path libs) throws IOException {
+        return clusterIds(libs).get();
     }
 
-    /** The last lines of a log, joined, for an error message. */
-    private static String lastLines(Path log) {
-        try {
-            List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-            return String.join(" | ", lines.subList(Math.max(0, lines.size() - 3), lines.size()));
-        } catch (IOException e) {
-            return "no log";
+    /**
+     * Kafka's own cluster id generator ({@code Uuid.randomUuid()}, as {@code kafka-storage random-uuid}
+     * prints it), loaded from the broker's jars so that it is the version that formats the log. It never
+     * makes an id that starts with '-', which the storage tool's argument parser would read as a flag.
+     */
+    static Supplier<String> clusterIds(Path libs) throws IOException {
+        Path clients;
+        try (var jars = Files.list(libs)) {
+            clients = jars.filter(jar -> jar.getFileName().toString().startsWith("kafka-clients-"))
+                    .findFirst()
+                    .orElseThrow(() -> new IOException("no kafka-clients jar in " + libs));
         }
-    }
-
-    public static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            socket.setReuseAddress(true);
-            return socket.getLocalPort();
+        try {
+            ClassLoader loader = new URLClassLoader(new URL[] {clients.toUri().toURL()}, null);
+            Method randomUuid =
+                    Class.forName("org.apache.kafka.common.Uuid", true, loader).getMethod("randomUuid");
+            return () -> {
+                try {
+                    return randomUuid.invoke(null).toString();
+                } catch (ReflectiveOperationException e) {
+                    throw new IllegalStateException("Kafka's Uuid.randomUuid failed", e);
+                }
+            };
+        } catch (ReflectiveOperationException e) {
+            throw new IOException("cannot load Kafka's cluster id generator from " + clients + ": " + e, e);
         }
     }
 
@@ -185,6 +279,11 @@ public final class KafkaBroker implements AutoCloseable {
 
     public long pid() {
         return process.pid();
+    }
+
+    /** The broker's process, for its exit status. */
+    public Process process() {
+        return process;
     }
 
     public Path directory() {

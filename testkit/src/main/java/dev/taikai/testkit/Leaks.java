@@ -50,6 +50,25 @@ public final class Leaks {
         Await.until(within, "nothing this test started may be left", () -> left().isEmpty(), this::left);
     }
 
+    /**
+     * Waits up to {@code within} until every child process that appeared since the snapshot is gone: for
+     * tests of code that may keep threads of its own (an HTTP client's selector) after the work is done.
+     */
+    public void assertNoProcessesLeft(Duration within) {
+        Await.until(
+                within,
+                "no process this test started may be left",
+                () -> newProcesses().isEmpty(),
+                () -> describe(newProcesses()));
+    }
+
+    private List<Long> newProcesses() {
+        return liveChildProcesses().stream()
+                .filter(pid -> !processes.contains(pid))
+                .sorted()
+                .toList();
+    }
+
     /** A description of what is left since the snapshot, or an empty string. */
     public String left() {
         List<String> newThreads = liveThreads().stream()
@@ -58,10 +77,7 @@ public final class Leaks {
                 .map(Thread::getName)
                 .sorted()
                 .toList();
-        List<Long> newProcesses = liveChildProcesses().stream()
-                .filter(pid -> !processes.contains(pid))
-                .sorted()
-                .toList();
+        List<Long> newProcesses = newProcesses();
         List<String> newFiles = openFiles().entrySet().stream()
                 .filter(e -> !e.getValue().equals(files.get(e.getKey())))
                 .map(e -> e.getKey() + " -> " + e.getValue())

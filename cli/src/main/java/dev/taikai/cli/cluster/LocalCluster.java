@@ -7,6 +7,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.taikai.access.Role;
 import dev.taikai.access.Tokens;
 import dev.taikai.deploy.KafkaBroker;
+import dev.taikai.deploy.LoopbackPorts;
+import dev.taikai.deploy.ProcessLogs;
+import dev.taikai.deploy.StartFailure;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -58,10 +61,18 @@ public final class LocalCluster {
     /** How a service was started, so that it can be started again the same way. */
     private record Launch(Path app, int httpPort, int grpcPort, List<String> options) {}
 
+    /** How many times a start whose ports were taken is tried again on new ports. */
+    private static final int BIND_ATTEMPTS = 3;
+
     private final Path directory;
-    private final String bootstrapServers;
+    private String bootstrapServers;
     private final List<Member> members;
     private final Map<String, Launch> launches = new HashMap<>();
+    /** The processes this object started, for their exit codes. */
+    private final Map<String, Process> processes = new HashMap<>();
+    /** Where each member's output of its latest start begins in its log. */
+    private final Map<String, Long> logOffsets = new HashMap<>();
+
     private Path root;
 
     private LocalCluster(Path directory, String bootstrapServers, List<Member> members) {
@@ -71,11 +82,23 @@ public final class LocalCluster {
     }
 
     /**
-     * Starts a broker and the services and waits until each is ready.
+     * Starts a broker and the services and waits until each is ready, all within {@code readyWithin}. A
+     * service that could not bind a port it was given (another program took it in between) is started
+     * again on new ports, with the services that depend on it, up to {@value #BIND_ATTEMPTS} times, and its
+     * log says so. Any other member that exits while starting fails the start at once.
      *
      * @param root the project root (the services' and the broker's jars are built under it)
+     * @throws StartFailure naming the member, the reason in words and its log; everything started is
+     *     stopped by then
      */
     public static LocalCluster start(Path root, Path directory, Shape shape, Duration readyWithin)
+            throws IOException, InterruptedException {
+        return start(root, directory, shape, readyWithin, LoopbackPorts::next);
+    }
+
+    /** {@link #start(Path, Path, Shape, Duration)} with every port taken from {@code ports}. */
+    public static LocalCluster start(
+            Path root, Path directory, Shape shape, Duration readyWithin, LoopbackPorts.Source ports)
             throws IOException, InterruptedException {
         Files.createDirectories(directory);
         if (Files.exists(directory.resolve(STATE))) {
@@ -91,62 +114,114 @@ public final class LocalCluster {
             }
             apps.add(app);
         }
+        Path libs = KafkaBroker.libs(root);
         Path access = issueTokens(directory);
-        KafkaBroker broker = KafkaBroker.start(KafkaBroker.libs(root), directory.resolve("kafka"), 0);
-        String kafka = broker.bootstrapServers();
-        LocalCluster cluster = new LocalCluster(
-                directory, kafka, List.of(new Member("kafka", "kafka", broker.pid(), 0, broker.port())));
+        long deadline = System.nanoTime() + readyWithin.toNanos();
+        LocalCluster cluster = new LocalCluster(directory, null, List.of());
         cluster.root = root;
         try {
-            cluster.launch(
-                    "scheduler",
-                    "scheduler",
-                    new Launch(
-                            apps.get(0),
-                            KafkaBroker.freePort(),
-                            KafkaBroker.freePort(),
-                            schedulerOptions(kafka, access, shape)));
+            Path brokerLog = directory.resolve("kafka").resolve("broker.log");
+            cluster.logOffsets.put("kafka", ProcessLogs.offset(brokerLog));
+            KafkaBroker broker = KafkaBroker.start(libs, directory.resolve("kafka"), 0, ports);
+            String kafka = broker.bootstrapServers();
+            cluster.bootstrapServers = kafka;
+            cluster.members.add(new Member("kafka", "kafka", broker.pid(), 0, broker.port()));
+            cluster.processes.put("kafka", broker.process());
             // the scheduler creates the topics; the others start once it is ready
-            cluster.awaitReady(readyWithin);
-            List<String> workerAddresses = new ArrayList<>();
-            for (int i = 1; i <= shape.workers(); i++) {
-                List<String> options = new ArrayList<>(List.of(
-                        "-Dtaikai.worker.id=worker-" + i,
-                        "-Dtaikai.worker.slots=" + shape.slotsPerWorker(),
-                        "-Dtaikai.auth.tokens-file=" + access.resolve(TOKENS)));
-                if (shape.extraCatalog() != null) {
-                    options.add("-Dtaikai.worker.catalog=" + shape.extraCatalog());
-                }
-                Launch launch = new Launch(apps.get(1), KafkaBroker.freePort(), KafkaBroker.freePort(), options);
-                cluster.launch("worker-" + i, "worker", launch);
-                workerAddresses.add("127.0.0.1:" + launch.grpcPort());
-            }
-            for (int i = 1; i <= shape.referees(); i++) {
-                cluster.launch(
-                        "referee-" + i,
-                        "referee",
-                        new Launch(
-                                apps.get(2),
-                                KafkaBroker.freePort(),
-                                KafkaBroker.freePort(),
-                                List.of(
-                                        "-Dtaikai.referee.id=referee-" + i,
-                                        "-Dtaikai.referee.workers=" + String.join(",", workerAddresses),
-                                        "-Dtaikai.referee.max-games=" + shape.gamesPerReferee(),
-                                        "-Dtaikai.kafka.bootstrap-servers=" + kafka,
-                                        "-Dtaikai.auth.tokens-file=" + access.resolve(TOKENS),
-                                        "-Dtaikai.referee.token-file=" + access.resolve(tokenFile(Role.REFEREE)))));
-            }
+            cluster.startAll(
+                    () -> List.of(new Planned(
+                            "scheduler",
+                            "scheduler",
+                            new Launch(
+                                    apps.get(0), ports.next(), ports.next(), schedulerOptions(kafka, access, shape)))),
+                    deadline,
+                    readyWithin);
+            cluster.startAll(() -> workersAndReferees(apps, kafka, access, shape, ports), deadline, readyWithin);
             cluster.save();
-            cluster.awaitReady(readyWithin);
             return cluster;
         } catch (IOException | InterruptedException | RuntimeException e) {
-            for (Member member : cluster.members()) {
-                ProcessHandle.of(member.pid()).ifPresent(ProcessHandle::destroyForcibly);
-            }
-            broker.kill();
+            cluster.killAll();
             Files.deleteIfExists(directory.resolve(STATE));
             throw e;
+        }
+    }
+
+    /** A member about to be started. */
+    private record Planned(String name, String role, Launch launch) {}
+
+    /** The members of one start, each time on new ports. */
+    private interface Plan {
+        List<Planned> members() throws IOException;
+    }
+
+    /** The workers, and the referees that are given the workers' addresses. */
+    private static List<Planned> workersAndReferees(
+            List<Path> apps, String kafka, Path access, Shape shape, LoopbackPorts.Source ports) throws IOException {
+        List<Planned> planned = new ArrayList<>();
+        List<String> workerAddresses = new ArrayList<>();
+        for (int i = 1; i <= shape.workers(); i++) {
+            List<String> options = new ArrayList<>(List.of(
+                    "-Dtaikai.worker.id=worker-" + i,
+                    "-Dtaikai.worker.slots=" + shape.slotsPerWorker(),
+                    "-Dtaikai.auth.tokens-file=" + access.resolve(TOKENS)));
+            if (shape.extraCatalog() != null) {
+                options.add("-Dtaikai.worker.catalog=" + shape.extraCatalog());
+            }
+            Launch launch = new Launch(apps.get(1), ports.next(), ports.next(), options);
+            planned.add(new Planned("worker-" + i, "worker", launch));
+            workerAddresses.add("127.0.0.1:" + launch.grpcPort());
+        }
+        for (int i = 1; i <= shape.referees(); i++) {
+            planned.add(new Planned(
+                    "referee-" + i,
+                    "referee",
+                    new Launch(
+                            apps.get(2),
+                            ports.next(),
+                            ports.next(),
+                            List.of(
+                                    "-Dtaikai.referee.id=referee-" + i,
+                                    "-Dtaikai.referee.workers=" + String.join(",", workerAddresses),
+                                    "-Dtaikai.referee.max-games=" + shape.gamesPerReferee(),
+                                    "-Dtaikai.kafka.bootstrap-servers=" + kafka,
+                                    "-Dtaikai.auth.tokens-file=" + access.resolve(TOKENS),
+                                    "-Dtaikai.referee.token-file=" + access.resolve(tokenFile(Role.REFEREE))))));
+        }
+        return planned;
+    }
+
+    /**
+     * Starts the members of {@code plan} together and waits until they are ready. When one of them could
+     * not bind a port, all of them are stopped and started again on new ports.
+     */
+    private void startAll(Plan plan, long deadlineNanos, Duration readyWithin)
+            throws IOException, InterruptedException {
+        for (int attempt = 1; ; attempt++) {
+            List<Planned> planned = plan.members();
+            for (Planned p : planned) {
+                launch(p.name(), p.role(), p.launch());
+            }
+            List<String> names = planned.stream().map(Planned::name).toList();
+            Optional<Member> unbound = awaitReady(names, deadlineNanos, readyWithin);
+            if (unbound.isEmpty()) {
+                return;
+            }
+            if (attempt == BIND_ATTEMPTS) {
+                throw new StartFailure(
+                        unbound.get().name(),
+                        "could not bind its ports in " + BIND_ATTEMPTS + " attempts: another program took them",
+                        log(unbound.get().name()));
+            }
+            for (Planned p : planned) {
+                kill(member(p.name()));
+                KafkaBroker.note(
+                        log(p.name()),
+                        "a port of " + unbound.get().name() + " was taken by another program before it could bind"
+                                + " it; starting " + String.join(", ", names) + " again on new ports");
+                synchronized (this) {
+                    members.removeIf(m -> m.name().equals(p.name()));
+                }
+            }
         }
     }
 
@@ -192,8 +267,10 @@ public final class LocalCluster {
 
     /** Starts a service and records it as a member (replacing an earlier member of that name). */
     private synchronized Member launch(String name, String role, Launch launch) throws IOException {
+        logOffsets.put(name, ProcessLogs.offset(log(name)));
         Process process =
                 service(launch.app(), directory, name, launch.httpPort(), launch.grpcPort(), launch.options());
+        processes.put(name, process);
         Member member = new Member(name, role, process.pid(), launch.httpPort(), launch.grpcPort());
         members.removeIf(m -> m.name().equals(name));
         members.add(member);
@@ -229,8 +306,10 @@ public final class LocalCluster {
             if (root == null) {
                 throw new IllegalStateException("only the cluster that started the broker can restart it");
             }
+            logOffsets.put(name, ProcessLogs.offset(log(name)));
             KafkaBroker broker = KafkaBroker.start(KafkaBroker.libs(root), directory.resolve("kafka"), old.grpcPort());
             member = new Member("kafka", "kafka", broker.pid(), 0, broker.port());
+            processes.put("kafka", broker.process());
             synchronized (this) {
                 members.replaceAll(m -> m.name().equals(name) ? member : m);
             }
@@ -273,31 +352,102 @@ public final class LocalCluster {
 
     /** Waits until every service answers its readiness check with 200. */
     public void awaitReady(Duration within) throws InterruptedException, IOException {
-        HttpClient http =
-                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
-        long deadline = System.nanoTime() + within.toNanos();
-        for (Member member : members()) {
-            if (member.role().equals("kafka")) {
-                continue;
-            }
-            while (true) {
-                if (ready(http, member)) {
-                    break;
-                }
-                if (!ProcessHandle.of(member.pid()).map(ProcessHandle::isAlive).orElse(false)) {
-                    throw new IOException(
-                            member.name() + " exited while starting; see " + directory.resolve(member.name() + ".log"));
-                }
-                if (System.nanoTime() > deadline) {
-                    throw new IOException(member.name() + " was not ready within " + within.toSeconds() + " s; see "
-                            + directory.resolve(member.name() + ".log"));
-                }
-                Thread.sleep(200);
-            }
+        List<String> services = members().stream()
+                .filter(m -> !m.role().equals("kafka"))
+                .map(Member::name)
+                .toList();
+        Optional<Member> unbound = awaitReady(services, System.nanoTime() + within.toNanos(), within);
+        if (unbound.isPresent()) {
+            throw new StartFailure(
+                    unbound.get().name(),
+                    "could not bind its ports: another program took them",
+                    log(unbound.get().name()));
         }
     }
 
-    private static boolean ready(HttpClient http, Member member) throws InterruptedException {
+    /**
+     * Waits until the members {@code names} answer their readiness checks with 200, watching every member
+     * of the cluster meanwhile: one of {@code names} whose log says it could not bind a port is returned
+     * (running or not); any member that exited ends the wait with its reason.
+     */
+    private Optional<Member> awaitReady(List<String> names, long deadlineNanos, Duration readyWithin)
+            throws InterruptedException, IOException {
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        List<String> pending = new ArrayList<>(names);
+        while (true) {
+            for (String name : pending) {
+                // a Quarkus service that cannot bind its gRPC port keeps running, never ready
+                if (ProcessLogs.bindFailed(log(name), logOffsets.getOrDefault(name, 0L))) {
+                    return Optional.of(member(name));
+                }
+            }
+            for (Member member : members()) {
+                if (!alive(member)) {
+                    Path log = log(member.name());
+                    long offset = logOffsets.getOrDefault(member.name(), 0L);
+                    throw new StartFailure(
+                            member.name(),
+                            "exited while the cluster was starting: " + ProcessLogs.reason(log, offset, exitOf(member)),
+                            log);
+                }
+            }
+            pending.removeIf(name -> ready(http, member(name)));
+            if (pending.isEmpty()) {
+                return Optional.empty();
+            }
+            if (System.nanoTime() - deadlineNanos > 0) {
+                String name = pending.get(0);
+                throw new StartFailure(
+                        name, "was not ready within " + readyWithin.toSeconds() + " s (still starting)", log(name));
+            }
+            Thread.sleep(200);
+        }
+    }
+
+    private static boolean alive(Member member) {
+        return ProcessHandle.of(member.pid()).map(ProcessHandle::isAlive).orElse(false);
+    }
+
+    /** "exit code 1" or "killed by signal 9", as far as this object started the member. */
+    private String exitOf(Member member) {
+        Process process = processes.get(member.name());
+        if (process == null || process.isAlive()) {
+            return "it exited";
+        }
+        int code = process.exitValue();
+        return code > 128 && code < 128 + 65 ? "killed by signal " + (code - 128) : "exit code " + code;
+    }
+
+    /** The log of a member: {@code <name>.log} in the cluster directory, the broker's in {@code kafka/}. */
+    private Path log(String name) {
+        return name.equals("kafka")
+                ? directory.resolve("kafka").resolve("broker.log")
+                : directory.resolve(name + ".log");
+    }
+
+    /** Kills every member and whatever it started, and waits until they are gone. */
+    private void killAll() throws InterruptedException {
+        for (Member member : members()) {
+            kill(member);
+        }
+    }
+
+    private static void kill(Member member) throws InterruptedException {
+        Optional<ProcessHandle> handle = ProcessHandle.of(member.pid());
+        if (handle.isEmpty()) {
+            return;
+        }
+        handle.get().descendants().forEach(ProcessHandle::destroyForcibly);
+        handle.get().destroyForcibly();
+        try {
+            handle.get().onExit().get(30, TimeUnit.SECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            // reported by whoever looks for it next; there is nothing more to send it
+        }
+    }
+
+    private static boolean ready(HttpClient http, Member member) {
         try {
             HttpResponse<Void> response = http.send(
                     HttpRequest.newBuilder(URI.create(member.http() + "/q/health/ready"))
@@ -306,6 +456,9 @@ public final class LocalCluster {
                     HttpResponse.BodyHandlers.discarding());
             return response.statusCode() == 200;
         } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             return false;
         }
     }

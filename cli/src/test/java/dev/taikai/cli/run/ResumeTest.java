@@ -150,7 +150,7 @@ class ResumeTest {
 
     /** Engines of the killed run exit when their pipes close; none may be left running. */
     private static void awaitNoProcesses(String marker) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         List<Long> left;
         do {
             left = processesWith(marker);
