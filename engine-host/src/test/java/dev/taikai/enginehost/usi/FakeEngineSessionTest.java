@@ -184,8 +184,8 @@ class FakeEngineSessionTest {
                 assertInstanceOf(EngineFailure.class, engine.go(MINI_START, SearchLimits.movetime(100)));
         long waitedMillis = (System.nanoTime() - started) / 1_000_000;
         assertEquals(EngineFailure.Kind.STALL, failure.kind());
-        assertTrue(waitedMillis >= 400 && waitedMillis < 4000, "waited " + waitedMillis + " ms");
-        assertTrue(failure.detail().contains("(100 ms allowed + 300 ms margin)"), failure.detail());
+        assertTrue(waitedMillis >= 1100 && waitedMillis < 5000, "waited " + waitedMillis + " ms");
+        assertTrue(failure.detail().contains("(100 ms allowed + 1000 ms margin)"), failure.detail());
         assertTrue(engine.liveProcesses().isEmpty(), "a stalled engine is killed at once");
         Sessions.closeAndAssertGone(engine);
     }
@@ -300,7 +300,9 @@ class FakeEngineSessionTest {
         UsiEngine engine = Sessions.startFake("--ignore-quit");
         long started = System.nanoTime();
         Sessions.closeAndAssertGone(engine);
-        assertTrue((System.nanoTime() - started) / 1_000_000 < 3000);
+        long millis = (System.nanoTime() - started) / 1_000_000;
+        assertTrue(
+                millis >= QUICK.quitMillis() && millis < QUICK.quitMillis() + 3000, "closed after " + millis + " ms");
         assertTrue(engine.exitDescription().startsWith("killed by signal 9"), engine.exitDescription());
     }
 

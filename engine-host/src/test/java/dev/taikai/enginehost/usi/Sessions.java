@@ -34,8 +34,11 @@ final class Sessions {
         }
     }
 
-    /** Short deadlines so that stalls are found in tests within a second or two. */
-    static final Timeouts QUICK = new Timeouts(5_000, 5_000, 300, 5_000, 500, 500);
+    /**
+     * Short deadlines, so that stalls are found within a second or two, but long enough that a fake engine
+     * (a JVM) on a loaded machine still answers, stops and exits within them.
+     */
+    static final Timeouts QUICK = new Timeouts(5_000, 5_000, 1_000, 5_000, 1_500, 1_500);
 
     private Sessions() {}
 
