@@ -5,14 +5,19 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.taikai.testkit.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class TokensTest {
+    /** How long a change to the tokens file may take to be read (it is checked twice a second). */
+    private static final Duration REREAD = Duration.ofSeconds(30);
+
     @TempDir
     Path dir;
 
@@ -38,21 +43,30 @@ class TokensTest {
 
         Files.write(file, List.of(Tokens.line(admin, Role.ADMIN, "alice")));
         Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis() + 5000));
-        Thread.sleep(600);
-        assertTrue(tokens.authenticate(viewer).isEmpty(), "revoked");
+        Await.until(
+                REREAD,
+                "the viewer's token revoked",
+                () -> tokens.authenticate(viewer).isEmpty());
         assertTrue(tokens.authenticate(admin).isPresent());
 
         // a rewrite within the file system's timestamp resolution still shows in the size
         FileTime unchanged = Files.getLastModifiedTime(file);
         Files.write(file, List.of(Tokens.line(admin, Role.ADMIN, "alice"), Tokens.line(viewer, Role.VIEWER, "g")));
         Files.setLastModifiedTime(file, unchanged);
-        Thread.sleep(600);
-        assertTrue(tokens.authenticate(viewer).isPresent(), "same time, other size: read again");
+        Await.until(
+                REREAD,
+                "same time, other size: read again",
+                () -> tokens.authenticate(viewer).isPresent());
 
         Files.writeString(file, "garbage\n");
         Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis() + 10000));
-        Thread.sleep(600);
+        // the problem is reported only once the broken file has been read: from then on it is in force
+        Await.until(REREAD, "the broken file read and reported", () -> {
+            tokens.authenticate(admin);
+            return tokens.problem() != null;
+        });
         assertTrue(tokens.authenticate(admin).isPresent(), "a broken file keeps the tokens last read");
+        assertTrue(tokens.authenticate(viewer).isPresent(), "a broken file keeps the tokens last read");
         assertTrue(tokens.problem().contains(file + ":1:"), tokens.problem());
     }
 
