@@ -19,11 +19,23 @@ import dev.taikai.referee.messages.GameMessages;
 import dev.taikai.rules.Outcome;
 import dev.taikai.rules.Result;
 import dev.taikai.rules.Termination;
+import dev.taikai.testkit.Await;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.FutureTask;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 public class TournamentBookTest {
+    /** How long a step that should be immediate may take on a loaded machine. */
+    private static final Duration WITHIN = Duration.ofSeconds(30);
+
+    /** A wait far longer than {@link #WITHIN}: returning within that proves it was not waited out. */
+    private static final long LONG_WAIT_MILLIS = 4 * WITHIN.toMillis();
+
     public static TournamentSpec spec(Format format, int engines, int rounds, int concurrency) {
         TournamentSpec.Builder spec = TournamentSpec.newBuilder()
                 .setName("Book test")
@@ -93,43 +105,67 @@ public class TournamentBookTest {
         book.awaitRecords("t1", 0, 300);
         assertTrue(System.nanoTime() - began >= 250_000_000L, "no record: waited its time");
 
-        var waiting = java.util.concurrent.CompletableFuture.runAsync(() -> {
-            try {
-                book.awaitRecords("t1", 0, 60_000);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        Thread.sleep(100);
-        assertFalse(waiting.isDone(), "waits while no game is counted");
+        RecordsReader waiting = RecordsReader.start(book, "t1", 0);
+        waiting.awaitWaiting();
+        assertFalse(waiting.done.isDone(), "waits while no game is counted");
         book.count(record(inPlay.get(0), Result.SENTE_WINS));
-        waiting.get(5, java.util.concurrent.TimeUnit.SECONDS);
+        waiting.done.get(WITHIN.toSeconds(), TimeUnit.SECONDS);
 
         var page = book.records("t1", 0, 10).orElseThrow();
         assertEquals(1, page.getRecordsCount());
         assertEquals(1, page.getTotal());
         assertEquals(Status.STATUS_RUNNING, page.getState().getStatus());
 
-        began = System.nanoTime();
-        book.awaitRecords("t1", 0, 60_000);
-        assertTrue(System.nanoTime() - began < 1_000_000_000L, "a record past the offset: at once");
-        waiting = java.util.concurrent.CompletableFuture.runAsync(() -> {
-            try {
-                book.awaitRecords("t1", 1, 60_000);
-            } catch (InterruptedException e) {
-                throw new IllegalStateException(e);
-            }
-        });
-        Thread.sleep(100);
+        assertReturnsAtOnce("a record past the offset", () -> book.awaitRecords("t1", 0, LONG_WAIT_MILLIS));
+        waiting = RecordsReader.start(book, "t1", 1);
+        waiting.awaitWaiting();
         book.cancel("t1", "stop", 200);
-        waiting.get(5, java.util.concurrent.TimeUnit.SECONDS);
-        began = System.nanoTime();
-        book.awaitRecords("t1", 1, 60_000);
-        book.awaitRecords("nobody", 0, 60_000);
-        assertTrue(System.nanoTime() - began < 1_000_000_000L, "a stopped tournament, an unknown id: at once");
+        waiting.done.get(WITHIN.toSeconds(), TimeUnit.SECONDS);
+        assertReturnsAtOnce("a stopped tournament", () -> book.awaitRecords("t1", 1, LONG_WAIT_MILLIS));
+        assertReturnsAtOnce("an unknown id", () -> book.awaitRecords("nobody", 0, LONG_WAIT_MILLIS));
         assertEquals(
                 Status.STATUS_CANCELLED,
                 book.records("t1", 1, 10).orElseThrow().getState().getStatus());
+    }
+
+    private interface Wait {
+        void run() throws InterruptedException;
+    }
+
+    /** {@code wait} returns without waiting its time (well within {@link #LONG_WAIT_MILLIS}). */
+    private static void assertReturnsAtOnce(String what, Wait wait) throws InterruptedException {
+        long began = System.nanoTime();
+        wait.run();
+        assertTrue(System.nanoTime() - began < WITHIN.toNanos(), what + ": at once");
+    }
+
+    /** {@link TournamentBook#awaitRecords} called on a thread of its own, so a test can watch it wait. */
+    private record RecordsReader(Thread thread, FutureTask<Void> done) {
+        static RecordsReader start(TournamentBook book, String id, int count) {
+            FutureTask<Void> done = new FutureTask<>(() -> {
+                book.awaitRecords(id, count, LONG_WAIT_MILLIS);
+                return null;
+            });
+            Thread thread = new Thread(done, "records-reader");
+            thread.setDaemon(true);
+            thread.start();
+            return new RecordsReader(thread, done);
+        }
+
+        /**
+         * Waits until the reader has looked, found nothing to return at once and parked in its timed wait:
+         * from then on only a counted game or the tournament's end wakes it early.
+         */
+        void awaitWaiting() {
+            Await.until(
+                    WITHIN,
+                    "the reader waits for records",
+                    () -> thread.getState() == Thread.State.TIMED_WAITING
+                            && Arrays.stream(thread.getStackTrace())
+                                    .anyMatch(frame -> frame.getClassName().equals(CountDownLatch.class.getName())
+                                            && frame.getMethodName().equals("await")),
+                    () -> thread.getState() + " " + Arrays.toString(thread.getStackTrace()));
+        }
     }
 
     @Test

@@ -22,12 +22,13 @@ import dev.taikai.rules.Result;
 import dev.taikai.scheduler.book.Scheduler;
 import dev.taikai.scheduler.book.TournamentBook;
 import dev.taikai.scheduler.book.TournamentBookTest;
+import dev.taikai.testkit.Await;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
 import io.grpc.StatusRuntimeException;
 import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -39,6 +40,9 @@ import org.junit.jupiter.api.Test;
 
 /** The scheduler's gRPC API over the in-process transport, with the book published to a list. */
 class SchedulerServiceTest {
+    /** How long an in-process call or stream may take on a loaded machine: a hang, not slowness, fails. */
+    private static final Duration WITHIN = Duration.ofSeconds(30);
+
     private final TournamentBook book = new TournamentBook(16);
     private final List<Pairing> handedOut = new CopyOnWriteArrayList<>();
     private Scheduler.Publisher publisher;
@@ -99,7 +103,8 @@ class SchedulerServiceTest {
         String id = created.getTournamentId();
         assertEquals(4, handedOut.size());
 
-        List<TournamentProgress> progress = new ArrayList<>();
+        List<TournamentProgress> progress = new CopyOnWriteArrayList<>();
+        List<Throwable> failed = new CopyOnWriteArrayList<>();
         CountDownLatch done = new CountDownLatch(1);
         SchedulerGrpc.newStub(channel)
                 .watchTournament(
@@ -112,6 +117,7 @@ class SchedulerServiceTest {
 
                             @Override
                             public void onError(Throwable t) {
+                                failed.add(t);
                                 done.countDown();
                             }
 
@@ -120,11 +126,13 @@ class SchedulerServiceTest {
                                 done.countDown();
                             }
                         });
-        Thread.sleep(200);
+        // the book sends the state at once as it registers the watcher, under the lock that counting takes
+        Await.until(WITHIN, "the watch has the tournament's state", () -> !progress.isEmpty());
         for (Pairing p : handedOut) {
             book.count(TournamentBookTest.record(p, Result.SENTE_WINS));
         }
-        assertTrue(done.await(10, TimeUnit.SECONDS), "the watch ends when the tournament does");
+        assertTrue(done.await(WITHIN.toSeconds(), TimeUnit.SECONDS), "the watch ends when the tournament does");
+        assertEquals(List.of(), failed, "the watch ends without an error");
         assertEquals(5, progress.size(), "the state at once, then one per counted game: " + progress);
         assertEquals(Status.STATUS_FINISHED, progress.get(4).getState().getStatus());
         assertTrue(progress.get(4).hasGame());
@@ -233,7 +241,8 @@ class SchedulerServiceTest {
 
     /**
      * Random specs, mutated from a valid one field by field (through the protobuf descriptors) and byte by
-     * byte: every answer is OK or INVALID_ARGUMENT with a message, within a second; nothing else escapes.
+     * byte: every answer is OK or INVALID_ARGUMENT with a message; nothing else escapes, and nothing hangs
+     * (each call has a deadline, generous for a loaded machine).
      */
     @Test
     void fuzzedSpecsGetAnAnswerAndNeverAnInternalError() {
@@ -248,7 +257,7 @@ class SchedulerServiceTest {
                 continue; // the flipped bytes are not a message at all: the transport refuses those itself
             }
             try {
-                stub.withDeadlineAfter(5, java.util.concurrent.TimeUnit.SECONDS)
+                stub.withDeadlineAfter(WITHIN.toSeconds(), TimeUnit.SECONDS)
                         .createTournament(CreateTournamentRequest.newBuilder()
                                 .setSpec(spec)
                                 .build());

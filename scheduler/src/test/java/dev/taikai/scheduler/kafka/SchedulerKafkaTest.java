@@ -2,6 +2,7 @@ package dev.taikai.scheduler.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.taikai.deploy.KafkaBroker;
@@ -16,6 +17,7 @@ import dev.taikai.referee.messages.Topics;
 import dev.taikai.rules.Result;
 import dev.taikai.scheduler.book.TournamentBook;
 import dev.taikai.scheduler.book.TournamentBookTest;
+import dev.taikai.testkit.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -24,12 +26,14 @@ import java.util.List;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -47,6 +51,9 @@ import org.junit.jupiter.api.io.TempDir;
 class SchedulerKafkaTest {
     @TempDir
     static Path directory;
+
+    /** How long a step may take on a loaded machine: a hang, not slowness, fails. */
+    private static final Duration WITHIN = Duration.ofSeconds(60);
 
     private static KafkaBroker broker;
 
@@ -72,75 +79,107 @@ class SchedulerKafkaTest {
     @Test
     void pairingsOutRecordsInAndTheStateRebuildsFromTheTopics() throws Exception {
         TournamentBook book = new TournamentBook(16);
-        SchedulerKafka kafka = new SchedulerKafka(book, kafka(), SchedulerKafka.Listener.NONE);
-        kafka.rebuild();
-        assertTrue(kafka.ready());
-        Thread follower = new Thread(kafka);
-        follower.start();
-        TournamentState created = kafka.create("t1", TournamentBookTest.spec(Format.FORMAT_ROUND_ROBIN, 3, 1, 2));
-        assertEquals(2, created.getPublishedGames());
+        PoisonCount poison = new PoisonCount();
+        try (Following kafka = Following.start(new SchedulerKafka(book, kafka(), poison))) {
+            TournamentState created =
+                    kafka.scheduler.create("t1", TournamentBookTest.spec(Format.FORMAT_ROUND_ROBIN, 3, 1, 2));
+            assertEquals(2, created.getPublishedGames());
 
-        try (KafkaConsumer<String, byte[]> pairings = consumer();
-                KafkaProducer<String, byte[]> referee =
-                        new KafkaProducer<>(kafka(), new StringSerializer(), new ByteArraySerializer())) {
-            pairings.subscribe(List.of(Topics.PAIRINGS));
-            List<String> seen = new ArrayList<>();
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (seen.size() < 6 && System.nanoTime() < deadline) {
-                for (ConsumerRecord<String, byte[]> record : pairings.poll(Duration.ofMillis(200))) {
-                    Pairing pairing =
-                            GameMessages.pairing(Topics.pairing(record.value()).getAssignment());
-                    seen.add(pairing.gameId());
-                    byte[] event = GameRecordEvent.newBuilder()
-                            .setSchemaVersion(1)
-                            .setRecord(TournamentBookTest.record(pairing, Result.SENTE_WINS))
-                            .build()
-                            .toByteArray();
-                    referee.send(new ProducerRecord<>(Topics.GAMES, "t1", event))
-                            .get();
-                    referee.send(new ProducerRecord<>(Topics.GAMES, "t1", event))
-                            .get(); // delivered twice
+            try (KafkaConsumer<String, byte[]> pairings = consumer();
+                    KafkaProducer<String, byte[]> referee =
+                            new KafkaProducer<>(kafka(), new StringSerializer(), new ByteArraySerializer())) {
+                pairings.subscribe(List.of(Topics.PAIRINGS));
+                List<String> seen = new ArrayList<>();
+                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+                while (seen.size() < 6 && System.nanoTime() < deadline) {
+                    for (ConsumerRecord<String, byte[]> record : pairings.poll(Duration.ofMillis(200))) {
+                        Pairing pairing = GameMessages.pairing(
+                                Topics.pairing(record.value()).getAssignment());
+                        seen.add(pairing.gameId());
+                        byte[] event = GameRecordEvent.newBuilder()
+                                .setSchemaVersion(1)
+                                .setRecord(TournamentBookTest.record(pairing, Result.SENTE_WINS))
+                                .build()
+                                .toByteArray();
+                        referee.send(new ProducerRecord<>(Topics.GAMES, "t1", event))
+                                .get();
+                        referee.send(new ProducerRecord<>(Topics.GAMES, "t1", event))
+                                .get(); // delivered twice
+                    }
                 }
+                assertEquals(6, seen.size(), "every game of the plan handed out: " + seen);
+                assertEquals(6, seen.stream().distinct().count(), "each once");
+                referee.send(new ProducerRecord<>(Topics.GAMES, "t1", new byte[] {9, 9, 9}))
+                        .get();
             }
-            assertEquals(6, seen.size(), "every game of the plan handed out: " + seen);
-            assertEquals(6, seen.stream().distinct().count(), "each once");
-            referee.send(new ProducerRecord<>(Topics.GAMES, "t1", new byte[] {9, 9, 9}))
-                    .get();
+            Await.until(
+                    WITHIN,
+                    "the tournament finished",
+                    () -> book.state("t1").orElseThrow().getStatus() == Status.STATUS_FINISHED,
+                    () -> book.state("t1").orElseThrow());
+            assertEquals(6, book.state("t1").orElseThrow().getFinishedGames());
+            // the garbage came after every record: once it is reported, everything before it was counted
+            Await.until(WITHIN, "the garbage record reported", () -> poison.count.get() == 1);
         }
-        awaitStatus(book, Status.STATUS_FINISHED);
-        assertEquals(6, book.state("t1").orElseThrow().getFinishedGames());
-        kafka.close();
-        follower.join(10_000);
 
         TournamentBook rebuilt = new TournamentBook(16);
-        SchedulerKafka again = new SchedulerKafka(rebuilt, kafka(), SchedulerKafka.Listener.NONE);
-        again.rebuild();
-        again.close();
-        assertEquals(book.states(), rebuilt.states(), "the same tournaments, byte for byte");
-        assertEquals(book.standings("t1"), rebuilt.standings("t1"));
+        PoisonCount poisonAgain = new PoisonCount();
+        try (Following again = Following.start(new SchedulerKafka(rebuilt, kafka(), poisonAgain))) {
+            assertEquals(book.states(), rebuilt.states(), "the same tournaments, byte for byte");
+            assertEquals(book.standings("t1"), rebuilt.standings("t1"));
+            assertEquals(1, poisonAgain.count.get(), "the rebuild reads the garbage record too");
+        }
 
-        // the garbage record went to the dead-letter topic, keyed by where it was (read again, same key)
+        // the garbage record went to the dead-letter topic, keyed by where it was (read again, same key);
+        // both schedulers have closed, so every letter they sent is in the topic
+        List<ConsumerRecord<String, byte[]>> letters = readToEnd(Topics.DEAD_LETTERS);
+        assertFalse(letters.isEmpty(), "the garbage record is in the dead-letter topic");
         Set<String> keys = new HashSet<>();
-        try (KafkaConsumer<String, byte[]> letters =
-                new KafkaConsumer<>(kafka(), new StringDeserializer(), new ByteArrayDeserializer())) {
-            var partition = new org.apache.kafka.common.TopicPartition(Topics.DEAD_LETTERS, 0);
-            letters.assign(List.of(partition));
-            letters.seekToBeginning(List.of(partition));
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-            while (keys.isEmpty() && System.nanoTime() < deadline) {
-                for (ConsumerRecord<String, byte[]> letter : letters.poll(Duration.ofMillis(200))) {
-                    assertArrayEquals(new byte[] {9, 9, 9}, letter.value());
-                    assertEquals(
-                            "scheduler",
-                            new String(letter.headers()
-                                    .lastHeader(DeadLetter.SERVICE)
-                                    .value()));
-                    keys.add(letter.key());
-                }
-            }
+        for (ConsumerRecord<String, byte[]> letter : letters) {
+            assertArrayEquals(new byte[] {9, 9, 9}, letter.value());
+            assertEquals(
+                    "scheduler",
+                    new String(letter.headers().lastHeader(DeadLetter.SERVICE).value()));
+            keys.add(letter.key());
         }
         assertEquals(1, keys.size(), "one dead letter, however often it is read: " + keys);
         assertTrue(keys.iterator().next().startsWith(Topics.GAMES + "/"), keys.toString());
+    }
+
+    /** Counts the unreadable records a scheduler reports. */
+    private static final class PoisonCount implements SchedulerKafka.Listener {
+        final AtomicInteger count = new AtomicInteger();
+
+        @Override
+        public void poison(String topic, long offset, String why) {
+            count.incrementAndGet();
+        }
+    }
+
+    /**
+     * A scheduler rebuilt from the topics and following the game records on a thread of its own; closing
+     * it closes the scheduler and checks that the thread has ended.
+     */
+    private record Following(SchedulerKafka scheduler, Thread thread) implements AutoCloseable {
+        static Following start(SchedulerKafka scheduler) {
+            try {
+                scheduler.rebuild();
+                assertTrue(scheduler.ready());
+            } catch (RuntimeException | AssertionError e) {
+                scheduler.close();
+                throw e;
+            }
+            Thread thread = new Thread(scheduler, "scheduler-games");
+            thread.start();
+            return new Following(scheduler, thread);
+        }
+
+        @Override
+        public void close() throws InterruptedException {
+            scheduler.close();
+            thread.join(WITHIN.toMillis());
+            assertFalse(thread.isAlive(), "the scheduler's follower ended");
+        }
     }
 
     private static KafkaConsumer<String, byte[]> consumer() {
@@ -150,11 +189,20 @@ class SchedulerKafkaTest {
         return new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
     }
 
-    private static void awaitStatus(TournamentBook book, Status status) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (book.state("t1").orElseThrow().getStatus() != status && System.nanoTime() < deadline) {
-            Thread.sleep(50);
+    /** Every record of a one-partition topic, up to the end it has now. */
+    private static List<ConsumerRecord<String, byte[]>> readToEnd(String topic) {
+        List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
+        try (KafkaConsumer<String, byte[]> consumer =
+                new KafkaConsumer<>(kafka(), new StringDeserializer(), new ByteArrayDeserializer())) {
+            var partition = new TopicPartition(topic, 0);
+            consumer.assign(List.of(partition));
+            consumer.seekToBeginning(List.of(partition));
+            long end = consumer.endOffsets(List.of(partition)).get(partition);
+            Await.until(WITHIN, "read " + topic + " to offset " + end, () -> {
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+                return consumer.position(partition) >= end;
+            });
         }
-        assertEquals(status, book.state("t1").orElseThrow().getStatus());
+        return records;
     }
 }
