@@ -2,6 +2,7 @@ package dev.taikai.referee.kafka;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.taikai.deploy.KafkaBroker;
@@ -23,13 +24,17 @@ import dev.taikai.referee.remote.SessionPool;
 import dev.taikai.referee.remote.WorkerPool;
 import dev.taikai.rules.Position;
 import dev.taikai.rules.Variant;
+import dev.taikai.testkit.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.admin.Admin;
@@ -39,6 +44,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -55,6 +61,8 @@ import org.junit.jupiter.api.io.TempDir;
 class PairingConsumerTest {
     @TempDir
     static Path directory;
+
+    private static final String GROUP = "referees-test";
 
     private static KafkaBroker broker;
 
@@ -143,23 +151,21 @@ class PairingConsumerTest {
             }
         }
 
-        List<String> poison = new ArrayList<>();
-        List<String> skipped = new ArrayList<>();
+        List<String> poison = new CopyOnWriteArrayList<>();
+        List<String> skipped = new CopyOnWriteArrayList<>();
         try (var worker = new dev.taikai.referee.remote.InProcessWorker("w1", 4);
                 WorkerPool workers = worker.pool();
                 SessionPool sessions = new SessionPool(workers, 10_000, 5_000);
                 KafkaProducer<String, byte[]> records =
                         new KafkaProducer<>(kafka(), new StringSerializer(), new ByteArraySerializer());
-                TournamentStatuses statuses = new TournamentStatuses(kafka())) {
-            Thread statusThread = new Thread(statuses);
-            statusThread.start();
+                Running<TournamentStatuses> statuses = Running.start(new TournamentStatuses(kafka()), "statuses")) {
             RemoteGames games = new RemoteGames(sessions, 25, "ref-1");
             Properties consumerProps = kafka();
-            consumerProps.put(ConsumerConfig.GROUP_ID_CONFIG, "referees-test");
+            consumerProps.put(ConsumerConfig.GROUP_ID_CONFIG, GROUP);
             PairingConsumer consumer = new PairingConsumer(
                     consumerProps,
                     records,
-                    statuses,
+                    statuses.task(),
                     2,
                     pairing -> games.play(pairing, GameObserver.NONE),
                     new PairingConsumer.Listener() {
@@ -173,28 +179,69 @@ class PairingConsumerTest {
                             skipped.add(gameId);
                         }
                     });
-            Thread consumerThread = new Thread(consumer);
-            consumerThread.start();
-
-            Map<String, Integer> counts = readGames(6, Duration.ofSeconds(90));
-            consumer.close();
-            consumerThread.join(10_000);
-            assertEquals(6, counts.size(), counts.toString());
-            assertTrue(counts.values().stream().allMatch(n -> n == 1), "each game once: " + counts);
-            assertEquals(List.of("stopped/r1-p1-g1", "stopped/r1-p1-g2"), skipped);
+            try (Running<PairingConsumer> running = Running.start(consumer, "pairings")) {
+                // a pairing is committed once it is played and its record is in Kafka, skipped, or dead-lettered
+                awaitEveryPairingCommitted(Duration.ofSeconds(180));
+            }
+            assertEquals(
+                    Set.of("stopped/r1-p1-g1", "stopped/r1-p1-g2"),
+                    Set.copyOf(skipped),
+                    "the stopped tournament's games, each skipped once: " + skipped);
+            assertEquals(2, skipped.size(), skipped.toString());
             assertEquals(2, poison.size(), poison.toString());
-            assertTrue(poison.get(1).contains("schema version 2"), poison.toString());
+            assertEquals(
+                    1,
+                    poison.stream()
+                            .filter(why -> why.contains("schema version 2"))
+                            .count(),
+                    poison.toString());
         }
-        List<ConsumerRecord<String, byte[]>> letters = read(Topics.DEAD_LETTERS, 2, Duration.ofSeconds(30));
+        // the consumer and the producer of records are closed: every record there will be is in the topic
+        Map<String, Integer> counts = new HashMap<>();
+        for (ConsumerRecord<String, byte[]> record : readToEnd(Topics.GAMES)) {
+            counts.merge(Topics.game(record.value()).getRecord().getAssignment().getGameId(), 1, Integer::sum);
+        }
+        Set<String> live = new HashSet<>();
+        for (int game = 1; game <= 6; game++) {
+            live.add(pairing("live", game).gameId());
+        }
+        assertEquals(live, counts.keySet(), "every live pairing played, no stopped one: " + counts);
+        assertTrue(counts.values().stream().allMatch(n -> n == 1), "each game once: " + counts);
+
+        List<ConsumerRecord<String, byte[]>> letters = readToEnd(Topics.DEAD_LETTERS);
         assertEquals(2, letters.size(), "both unreadable pairings are in the dead-letter topic");
-        assertArrayEquals(new byte[] {1, 2, 3}, letters.get(0).value(), "the original bytes");
-        assertTrue(
-                letters.get(0).key().startsWith(Topics.PAIRINGS + "/"),
-                letters.get(0).key());
-        assertEquals("garbage", header(letters.get(0), DeadLetter.SOURCE_KEY));
-        assertEquals("referee", header(letters.get(0), DeadLetter.SERVICE));
-        assertTrue(header(letters.get(1), DeadLetter.REASON).contains("schema version 2"));
+        ConsumerRecord<String, byte[]> garbage = letters.stream()
+                .filter(letter -> "garbage".equals(header(letter, DeadLetter.SOURCE_KEY)))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no dead letter of the garbage pairing"));
+        assertArrayEquals(new byte[] {1, 2, 3}, garbage.value(), "the original bytes");
+        assertTrue(garbage.key().startsWith(Topics.PAIRINGS + "/"), garbage.key());
+        assertEquals("referee", header(garbage, DeadLetter.SERVICE));
+        ConsumerRecord<String, byte[]> newer = letters.stream()
+                .filter(letter -> "v2".equals(header(letter, DeadLetter.SOURCE_KEY)))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no dead letter of the schema version 2 pairing"));
+        assertTrue(header(newer, DeadLetter.REASON).contains("schema version 2"), header(newer, DeadLetter.REASON));
         assertEquals(Map.of(), committedLag(), "every pairing committed once finished");
+    }
+
+    /**
+     * A task on a thread of its own; closing it closes the task and checks that the thread has ended, so a
+     * failing test leaves nothing running.
+     */
+    private record Running<T extends Runnable & AutoCloseable>(T task, Thread thread) implements AutoCloseable {
+        static <T extends Runnable & AutoCloseable> Running<T> start(T task, String name) {
+            Thread thread = new Thread(task, name);
+            thread.start();
+            return new Running<>(task, thread);
+        }
+
+        @Override
+        public void close() throws Exception {
+            task.close();
+            thread.join(Duration.ofSeconds(60).toMillis());
+            assertFalse(thread.isAlive(), thread.getName() + " ended");
+        }
     }
 
     private static byte[] event(Pairing pairing) {
@@ -205,48 +252,19 @@ class PairingConsumerTest {
                 .toByteArray();
     }
 
-    /** Game ids on the games topic and how often each appears, once {@code expected} ids are there. */
-    private static Map<String, Integer> readGames(int expected, Duration within) throws Exception {
-        Properties props = kafka();
-        props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        Map<String, Integer> counts = new HashMap<>();
-        try (KafkaConsumer<String, byte[]> consumer =
-                new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
-            var partition = new org.apache.kafka.common.TopicPartition(Topics.GAMES, 0);
-            consumer.assign(List.of(partition));
-            consumer.seekToBeginning(List.of(partition));
-            long deadline = System.nanoTime() + within.toNanos();
-            while (counts.size() < expected && System.nanoTime() < deadline) {
-                for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(200))) {
-                    String id = Topics.game(record.value())
-                            .getRecord()
-                            .getAssignment()
-                            .getGameId();
-                    counts.merge(id, 1, Integer::sum);
-                }
-            }
-            Thread.sleep(1000);
-            for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(500))) {
-                String id =
-                        Topics.game(record.value()).getRecord().getAssignment().getGameId();
-                counts.merge(id, 1, Integer::sum);
-            }
-        }
-        return counts;
-    }
-
-    /** The first {@code expected} records of a one-partition topic (fewer if they do not come in time). */
-    private static List<ConsumerRecord<String, byte[]>> read(String topic, int expected, Duration within) {
+    /** Every record of a one-partition topic, up to the end it has now. */
+    private static List<ConsumerRecord<String, byte[]>> readToEnd(String topic) {
         List<ConsumerRecord<String, byte[]>> records = new ArrayList<>();
         try (KafkaConsumer<String, byte[]> consumer =
                 new KafkaConsumer<>(kafka(), new StringDeserializer(), new ByteArrayDeserializer())) {
-            var partition = new org.apache.kafka.common.TopicPartition(topic, 0);
+            var partition = new TopicPartition(topic, 0);
             consumer.assign(List.of(partition));
             consumer.seekToBeginning(List.of(partition));
-            long deadline = System.nanoTime() + within.toNanos();
-            while (records.size() < expected && System.nanoTime() < deadline) {
+            long end = consumer.endOffsets(List.of(partition)).get(partition);
+            Await.until(Duration.ofSeconds(60), "read " + topic + " to offset " + end, () -> {
                 consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-            }
+                return consumer.position(partition) >= end;
+            });
         }
         return records;
     }
@@ -256,31 +274,52 @@ class PairingConsumerTest {
         return header == null ? null : new String(header.value(), java.nio.charset.StandardCharsets.UTF_8);
     }
 
+    /** Waits until the group has committed every pairing there is. */
+    private static void awaitEveryPairingCommitted(Duration within) throws Exception {
+        try (Admin admin = Admin.create(kafka());
+                KafkaConsumer<String, byte[]> ends =
+                        new KafkaConsumer<>(kafka(), new StringDeserializer(), new ByteArrayDeserializer())) {
+            Await.until(
+                    within,
+                    "every pairing committed",
+                    () -> committedLag(admin, ends).isEmpty(),
+                    () -> committedLag(admin, ends));
+        }
+    }
+
     /** Partitions of the pairings topic whose committed offset is short of the end. */
     private static Map<Integer, Long> committedLag() throws Exception {
-        try (Admin admin = Admin.create(kafka())) {
-            var committed = admin.listConsumerGroupOffsets("referees-test")
+        try (Admin admin = Admin.create(kafka());
+                KafkaConsumer<String, byte[]> ends =
+                        new KafkaConsumer<>(kafka(), new StringDeserializer(), new ByteArrayDeserializer())) {
+            return committedLag(admin, ends);
+        }
+    }
+
+    private static Map<Integer, Long> committedLag(Admin admin, KafkaConsumer<String, byte[]> ends) {
+        try {
+            var committed = admin.listConsumerGroupOffsets(GROUP)
                     .partitionsToOffsetAndMetadata()
                     .get(30, TimeUnit.SECONDS);
+            var partitions = ends.partitionsFor(Topics.PAIRINGS).stream()
+                    .map(p -> new TopicPartition(Topics.PAIRINGS, p.partition()))
+                    .toList();
+            Map<TopicPartition, Long> endOffsets = ends.endOffsets(partitions);
             Map<Integer, Long> lag = new HashMap<>();
-            Properties props = kafka();
-            try (KafkaConsumer<String, byte[]> consumer =
-                    new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
-                var partitions = consumer.partitionsFor(Topics.PAIRINGS).stream()
-                        .map(p -> new org.apache.kafka.common.TopicPartition(Topics.PAIRINGS, p.partition()))
-                        .toList();
-                var ends = consumer.endOffsets(partitions);
-                for (var partition : partitions) {
-                    long end = ends.get(partition);
-                    long at = committed.containsKey(partition)
-                            ? committed.get(partition).offset()
-                            : 0;
-                    if (end > 0 && at < end) {
-                        lag.put(partition.partition(), end - at);
-                    }
+            for (var partition : partitions) {
+                long end = endOffsets.get(partition);
+                var at = committed.get(partition);
+                long committedOffset = at == null ? 0 : at.offset();
+                if (end > 0 && committedOffset < end) {
+                    lag.put(partition.partition(), end - committedOffset);
                 }
             }
             return lag;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted while reading the group's offsets", e);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new AssertionError("cannot read the group's offsets: " + e, e);
         }
     }
 }

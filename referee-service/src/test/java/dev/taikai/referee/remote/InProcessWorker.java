@@ -27,8 +27,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * fake} (random legal moves), {@code crash} (exits on go), {@code slow} (thinks 3 s per move).
  */
 public final class InProcessWorker implements AutoCloseable {
-    static final Timeouts QUICK = new Timeouts(10_000, 5_000, 300, 5_000, 500, 500);
-
     final EngineHost host;
     final Server server;
     final String name = InProcessServerBuilder.generateName();
@@ -39,7 +37,9 @@ public final class InProcessWorker implements AutoCloseable {
                 EngineSpec.of("fake", FakeEngines.command()),
                 EngineSpec.of("crash", FakeEngines.command("--crash-on-go")),
                 EngineSpec.of("slow", FakeEngines.command("--think-ms", "3000"))));
-        host = new EngineHost(workerId, catalog, slots, QUICK, HostListener.NONE);
+        // the worker's own deadlines, as in service: the referee's waits are built on them, and a loaded
+        // machine does not make an engine that answers in time look stalled
+        host = new EngineHost(workerId, catalog, slots, Timeouts.DEFAULT, HostListener.NONE);
         server = InProcessServerBuilder.forName(name)
                 .addService(ServerInterceptors.intercept(new EngineWorkerService(host), new DrainOnNewGame()))
                 .build()
