@@ -10,6 +10,7 @@ import dev.taikai.enginehost.catalog.EngineSpec;
 import dev.taikai.enginehost.host.EngineHost;
 import dev.taikai.enginehost.host.HostListener;
 import dev.taikai.enginehost.usi.Timeouts;
+import dev.taikai.enginehost.usi.UsiEngine;
 import dev.taikai.proto.common.v1.Variant;
 import dev.taikai.proto.worker.v1.Capacity;
 import dev.taikai.proto.worker.v1.EngineFailure;
@@ -23,6 +24,7 @@ import dev.taikai.proto.worker.v1.SearchLimits;
 import dev.taikai.proto.worker.v1.SessionEvent;
 import dev.taikai.proto.worker.v1.SessionRequest;
 import dev.taikai.proto.worker.v1.StartEngine;
+import dev.taikai.testkit.Await;
 import dev.taikai.testkit.FakeEngines;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
@@ -32,10 +34,13 @@ import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
+import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -43,7 +48,15 @@ import org.junit.jupiter.api.Test;
 /** The worker's session stream over a real gRPC transport (in-process) with fake engines as processes. */
 class EngineWorkerServiceTest {
     private static final String START = "rbsgk/4p/5/P4/KGSBR b - 1";
-    private static final Timeouts QUICK = new Timeouts(10_000, 5_000, 300, 5_000, 500, 500);
+    /**
+     * The service's deadlines but quick to give up on an unbounded search and on quit. The move margin is
+     * the service's: a loaded machine must not make an engine that answers in time look stalled.
+     */
+    private static final Timeouts QUICK = new Timeouts(10_000, 10_000, 1_000, 5_000, 2_000, 500);
+    /** How long a step may take on a loaded machine: a hang, not slowness, fails. */
+    private static final Duration WITHIN = Duration.ofSeconds(60);
+    /** A byoyomi no test waits out: an engine given it is stopped only by what the test does. */
+    private static final int NEVER_MS = 600_000;
 
     private EngineHost host;
     private Server server;
@@ -83,16 +96,16 @@ class EngineWorkerServiceTest {
 
         SessionEvent call(SessionRequest.Builder request) throws Exception {
             requests.onNext(request.setRequestId(next++).build());
-            Object event = events.poll(20, TimeUnit.SECONDS);
+            Object event = events.poll(WITHIN.toSeconds(), TimeUnit.SECONDS);
             if (event instanceof Throwable t) {
                 throw new AssertionError("stream failed: " + Status.fromThrowable(t), t);
             }
-            return assertInstanceOf(SessionEvent.class, event, "an answer within 20 s");
+            return assertInstanceOf(SessionEvent.class, event, "an answer within " + WITHIN.toSeconds() + " s");
         }
 
         Status callFails(SessionRequest.Builder request) throws Exception {
             requests.onNext(request.setRequestId(next++).build());
-            Object event = events.poll(20, TimeUnit.SECONDS);
+            Object event = events.poll(WITHIN.toSeconds(), TimeUnit.SECONDS);
             return Status.fromThrowable(assertInstanceOf(StatusRuntimeException.class, event));
         }
 
@@ -123,13 +136,17 @@ class EngineWorkerServiceTest {
     }
 
     private static SessionRequest.Builder go(String sfen, List<String> moves) {
+        return go(sfen, moves, 1000);
+    }
+
+    private static SessionRequest.Builder go(String sfen, List<String> moves, int byoyomiMs) {
         return SessionRequest.newBuilder()
                 .setGo(Go.newBuilder()
                         .setSfen(sfen)
                         .addAllMoves(moves)
                         .setLimits(SearchLimits.newBuilder()
                                 .setForm(SearchLimits.Form.FORM_BYOYOMI)
-                                .setByoyomiMs(1000)));
+                                .setByoyomiMs(byoyomiMs)));
     }
 
     private int free() {
@@ -156,7 +173,7 @@ class EngineWorkerServiceTest {
                         .setGameOver(GameOver.newBuilder().setEnd(GameOver.End.END_DRAW)))
                 .hasAcknowledged());
         session.requests.onCompleted();
-        assertEquals("completed", session.events.poll(10, TimeUnit.SECONDS));
+        assertEquals("completed", session.events.poll(WITHIN.toSeconds(), TimeUnit.SECONDS));
         awaitFree(2);
     }
 
@@ -170,7 +187,7 @@ class EngineWorkerServiceTest {
                 .hasReady());
 
         host.drain();
-        Object ended = idle.events.poll(10, TimeUnit.SECONDS);
+        Object ended = idle.events.poll(WITHIN.toSeconds(), TimeUnit.SECONDS);
         Status status = Status.fromThrowable(assertInstanceOf(StatusRuntimeException.class, ended));
         assertEquals(Status.Code.UNAVAILABLE, status.getCode());
         assertTrue(status.getDescription().contains("worker w1 is shutting down"), status.toString());
@@ -178,16 +195,16 @@ class EngineWorkerServiceTest {
         SessionEvent ack = playing.call(
                 SessionRequest.newBuilder().setGameOver(GameOver.newBuilder().setEnd(GameOver.End.END_DRAW)));
         assertTrue(ack.getAcknowledged().getSessionEnds(), "the caller learns the session ends: " + ack);
-        Object after = playing.events.poll(10, TimeUnit.SECONDS);
+        Object after = playing.events.poll(WITHIN.toSeconds(), TimeUnit.SECONDS);
         assertEquals(
                 Status.Code.UNAVAILABLE,
                 Status.fromThrowable(assertInstanceOf(StatusRuntimeException.class, after))
                         .getCode());
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (host.freeSlots() < 2 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
-        }
-        assertEquals(2, host.freeSlots(), "both engines gone (capacity reports 0 free while draining)");
+        Await.until(
+                WITHIN,
+                "both engines gone (capacity reports 0 free while draining)",
+                () -> host.freeSlots() == 2,
+                host::freeSlots);
         assertEquals(0, free());
         Status refused = new Session().callFails(start("fake"));
         assertEquals(Status.Code.UNAVAILABLE, refused.getCode(), refused.toString());
@@ -200,6 +217,7 @@ class EngineWorkerServiceTest {
      */
     @Test
     void fuzzedSessionStreamsEndCleanlyAndLeakNothing() throws Exception {
+        SessionResources before = SessionResources.now();
         java.util.Random random = new java.util.Random(20261130);
         List<SessionRequest> valid = List.of(
                 start("fake").build(),
@@ -220,8 +238,8 @@ class EngineWorkerServiceTest {
                     request = dev.taikai.testkit.ProtoFuzz.mutate(request, random);
                 }
                 session.requests.onNext(request.toBuilder().setRequestId(i + 1).build());
-                Object event = session.events.poll(20, TimeUnit.SECONDS);
-                assertTrue(event != null, "an answer or an end within 20 s to " + request);
+                Object event = session.events.poll(WITHIN.toSeconds(), TimeUnit.SECONDS);
+                assertTrue(event != null, "an answer or an end within " + WITHIN.toSeconds() + " s to " + request);
                 if (event instanceof Throwable t) {
                     Status status = Status.fromThrowable(t);
                     assertTrue(
@@ -245,6 +263,11 @@ class EngineWorkerServiceTest {
         }
         awaitFree(2);
         assertTrue(outcomes.size() >= 2, "several outcomes were reached: " + outcomes);
+        Await.until(
+                WITHIN,
+                "no engine process or session thread of these streams is left",
+                () -> SessionResources.now().newSince(before).isEmpty(),
+                () -> SessionResources.now().newSince(before));
     }
 
     @Test
@@ -295,7 +318,7 @@ class EngineWorkerServiceTest {
         SessionEvent failed = session.call(go(START, List.of()));
         assertTrue(failed.hasFailure(), failed.toString());
         assertEquals(EngineFailure.Kind.KIND_DISCONNECT, failed.getFailure().getKind());
-        assertEquals("completed", session.events.poll(10, TimeUnit.SECONDS));
+        assertEquals("completed", session.events.poll(WITHIN.toSeconds(), TimeUnit.SECONDS));
         awaitFree(2);
     }
 
@@ -310,13 +333,27 @@ class EngineWorkerServiceTest {
 
     @Test
     void aCallerThatGoesAwayMidSearchTakesTheEngineWithIt() throws Exception {
+        Set<Thread> before = Thread.getAllStackTraces().keySet();
         Session session = new Session();
         assertTrue(session.call(start("stall")).hasStarted());
-        session.requests.onNext(go(START, List.of()).setRequestId(99).build());
-        Thread.sleep(200);
+        // the engine never answers and its time never runs out: only the caller's going away frees the slot
+        session.requests.onNext(go(START, List.of(), NEVER_MS).setRequestId(99).build());
+        Await.until(WITHIN, "the worker waits for the engine's bestmove", () -> searching(before));
         assertEquals(1, free());
         session.requests.cancel("the referee went away", null);
         awaitFree(2);
+        assertTrue(
+                session.events.stream().noneMatch(e -> e instanceof SessionEvent answer && answer.hasFailure()),
+                "the engine was taken away, not failed: " + session.events);
+    }
+
+    /** A session thread started since {@code before} has sent a go and waits for the engine's answer. */
+    private static boolean searching(Set<Thread> before) {
+        return Thread.getAllStackTraces().entrySet().stream()
+                .filter(e -> !before.contains(e.getKey()))
+                .anyMatch(e -> Arrays.stream(e.getValue())
+                        .anyMatch(frame -> frame.getClassName().equals(UsiEngine.class.getName())
+                                && frame.getMethodName().equals("awaitBestMove")));
     }
 
     @Test
@@ -328,11 +365,36 @@ class EngineWorkerServiceTest {
                 catalog.getEnginesList().stream().map(e -> e.getId()).sorted().toList());
     }
 
-    private void awaitFree(int slots) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (free() != slots && System.nanoTime() < deadline) {
-            Thread.sleep(20);
+    /**
+     * The engine processes and session threads alive at one moment: what sessions start and must end.
+     * Not {@code Leaks}: gRPC's and the engine host's shared threads start on first use, so which test
+     * first uses them would decide whether they count.
+     */
+    private record SessionResources(Set<Long> engines, Set<Thread> threads) {
+        static SessionResources now() {
+            return new SessionResources(
+                    ProcessHandle.current()
+                            .descendants()
+                            .filter(ProcessHandle::isAlive)
+                            .map(ProcessHandle::pid)
+                            .collect(Collectors.toSet()),
+                    Thread.getAllStackTraces().keySet().stream()
+                            .filter(t -> t.isAlive() && t.getName().equals("worker-session"))
+                            .collect(Collectors.toSet()));
         }
-        assertEquals(slots, free(), "free slots");
+
+        /** What is alive now and was not in {@code before}, or an empty string. */
+        String newSince(SessionResources before) {
+            List<String> left = new java.util.ArrayList<>();
+            engines.stream()
+                    .filter(pid -> !before.engines.contains(pid))
+                    .forEach(pid -> left.add("engine process " + pid));
+            threads.stream().filter(t -> !before.threads.contains(t)).forEach(t -> left.add("thread " + t.getName()));
+            return String.join(", ", left);
+        }
+    }
+
+    private void awaitFree(int slots) {
+        Await.until(WITHIN, slots + " free slots", () -> free() == slots, this::free);
     }
 }
