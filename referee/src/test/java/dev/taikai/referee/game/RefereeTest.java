@@ -16,16 +16,26 @@ import dev.taikai.rules.Sfen;
 import dev.taikai.rules.Termination;
 import dev.taikai.rules.Variant;
 import dev.taikai.testkit.FakeEngines;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
 /** The referee with real fake-engine processes: every way a game can end, and honest records. */
-@Timeout(value = 60, unit = TimeUnit.SECONDS)
+@Timeout(value = 300, unit = TimeUnit.SECONDS) // a hang guard: a loaded machine is slow, not wrong
 class RefereeTest {
-    private static final Timeouts QUICK = new Timeouts(5_000, 5_000, 300, 5_000, 500, 500);
+    /**
+     * Deadlines after which an engine counts as stalled. The move margin is generous, so that only the
+     * engines that are meant to be late or silent ever reach it, however loaded the machine.
+     */
+    private static final Timeouts QUICK = new Timeouts(10_000, 10_000, 2_000, 30_000, 2_000, 500);
+    /** The clock of a side that is meant to lose on time. */
     private static final TimeControl FAST = TimeControl.byoyomi(0, 200);
+    /** The clock of a side that answers at once and must not lose on time, however loaded the machine. */
+    private static final TimeControl AMPLE = TimeControl.byoyomi(0, 2_000);
 
     @Test
     void randomEnginesPlayToAnEndTheRulesJudge() throws Exception {
@@ -75,16 +85,22 @@ class RefereeTest {
     @Test
     void overstepTheByoyomiAndLose() throws Exception {
         GameRecord record = play(
-                Variant.MINISHOGI,
+                Opening.start(Position.start(Variant.MINISHOGI)),
                 List.of("--think-ms", "0"),
                 List.of("--think-ms", "400"),
+                AMPLE,
                 FAST,
                 Adjudication.DEFAULT);
-        assertEquals(Termination.TIME_FORFEIT, record.outcome().termination());
+        assertEquals(
+                Termination.TIME_FORFEIT,
+                record.outcome().termination(),
+                record.outcome().toString());
         assertEquals(Result.SENTE_WINS, record.outcome().result());
-        assertTrue(
-                record.outcome().detail().matches("gote \\(gote\\) used 4\\d\\d\\.\\d ms of 200 ms allowed"),
-                record.outcome().detail());
+        Matcher used = Pattern.compile("gote \\(gote\\) used (\\d+\\.\\d) ms of 200 ms allowed")
+                .matcher(record.outcome().detail());
+        assertTrue(used.matches(), record.outcome().detail());
+        // the engine waits 400 ms by its own millisecond clock: at most 1 ms less by the referee's
+        assertTrue(Double.parseDouble(used.group(1)) >= 399, record.outcome().detail());
         assertEquals(1, record.plies(), "the late move is not played");
         assertReplays(record);
     }
@@ -185,9 +201,18 @@ class RefereeTest {
         }
     }
 
+    /** Sente, with {@code senteSwitches}, loses by {@code termination}; both sides answer at once. */
     private static void assertEnds(List<String> senteSwitches, Termination termination, String detail)
             throws Exception {
-        GameRecord record = play(Variant.MINISHOGI, senteSwitches, List.of(), FAST, Adjudication.DEFAULT);
+        List<String> sente = new ArrayList<>(List.of("--think-ms", "0"));
+        sente.addAll(senteSwitches);
+        GameRecord record = play(
+                Opening.start(Position.start(Variant.MINISHOGI)),
+                sente,
+                List.of("--think-ms", "0"),
+                AMPLE,
+                AMPLE,
+                Adjudication.DEFAULT);
         assertEquals(
                 termination, record.outcome().termination(), record.outcome().toString());
         assertEquals(Result.GOTE_WINS, record.outcome().result());
@@ -203,19 +228,32 @@ class RefereeTest {
 
     private static GameRecord play(
             Opening opening, List<String> sente, List<String> gote, TimeControl tc, Adjudication adjudication) {
+        return play(opening, sente, gote, tc, tc, adjudication);
+    }
+
+    private static GameRecord play(
+            Opening opening,
+            List<String> sente,
+            List<String> gote,
+            TimeControl senteTc,
+            TimeControl goteTc,
+            Adjudication adjudication) {
         Variant variant = opening.position().variant();
         UsiEngine senteEngine = start(sente, variant);
-        UsiEngine goteEngine = start(gote, variant);
         try {
-            senteEngine.newGame();
-            goteEngine.newGame();
-            GameAssignment assignment =
-                    new GameAssignment("test", 1, 1, 1, variant, "sente", "gote", opening, tc, tc, 0, adjudication);
-            return Referee.play(
-                    assignment, new SessionPlayer("sente", senteEngine), new SessionPlayer("gote", goteEngine));
+            UsiEngine goteEngine = start(gote, variant);
+            try {
+                senteEngine.newGame();
+                goteEngine.newGame();
+                GameAssignment assignment = new GameAssignment(
+                        "test", 1, 1, 1, variant, "sente", "gote", opening, senteTc, goteTc, 0, adjudication);
+                return Referee.play(
+                        assignment, new SessionPlayer("sente", senteEngine), new SessionPlayer("gote", goteEngine));
+            } finally {
+                goteEngine.close();
+            }
         } finally {
             senteEngine.close();
-            goteEngine.close();
         }
     }
 
