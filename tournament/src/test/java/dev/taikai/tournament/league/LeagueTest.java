@@ -47,7 +47,9 @@ class LeagueTest {
             assertTrue(rating.error() > 0 && rating.error() < 1000, "finite error bars: " + rating);
         }
         // late rounds pair neighbours: the top engine meets the bottom one no more
-        for (League.Game g : league.nextRound()) {
+        List<League.Game> late = league.nextRound();
+        assertEquals(6, late.size(), "three pairings of two games");
+        for (League.Game g : late) {
             assertNotEquals(Set.of("a", "f"), pair(g));
         }
         assertEquals(60, league.history().get("a").size(), "one history point per completed round");
@@ -104,7 +106,9 @@ class LeagueTest {
 
         league.leave("c");
         league.join("d");
-        for (League.Game g : league.nextRound()) {
+        List<League.Game> afterLeaving = league.nextRound();
+        assertFalse(afterLeaving.isEmpty(), "a, b and d play on");
+        for (League.Game g : afterLeaving) {
             assertFalse(pair(g).contains("c"), "c has left");
         }
         assertTrue(league.ratings().containsKey("c"), "who left keeps its rating");
