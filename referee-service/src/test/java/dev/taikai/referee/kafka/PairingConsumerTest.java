@@ -83,7 +83,9 @@ class PairingConsumerTest {
 
     @AfterAll
     static void stopBroker() throws Exception {
-        broker.close();
+        if (broker != null) { // null when it failed to start: that failure is the one to report
+            broker.close();
+        }
     }
 
     private static Properties kafka() {
