@@ -108,6 +108,9 @@ public class RefereeApplication {
         producerProps.putAll(kafka);
         producerProps.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         producerProps.put(ProducerConfig.ACKS_CONFIG, "all");
+        // A send waits for the topic's metadata at most this long (Kafka's default: a minute), so a game's
+        // thread is free again soon when the broker is down; the record is then sent again a second later.
+        producerProps.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "1000");
         producer = new KafkaProducer<>(producerProps, new StringSerializer(), new ByteArraySerializer());
 
         List<ClientInterceptor> credentials = workerCredentials();

@@ -223,8 +223,9 @@ public final class PairingConsumer implements Runnable, AutoCloseable {
     }
 
     /**
-     * Publishes a finished game without waiting: the game's thread is free for the next game at once, and
-     * the pairing counts as done (its offset may be committed) only when Kafka has the record. A failed send
+     * Publishes a finished game without waiting for Kafka's answer: the game's thread is free for the next
+     * game (at most the producer's {@code max.block.ms} later, when the broker is out of reach), and the
+     * pairing counts as done (its offset may be committed) only when Kafka has the record. A failed send
      * (after the producer's own retries) is tried again a second later.
      */
     private void publish(Work work, dev.taikai.proto.common.v1.GameRecord record) {
