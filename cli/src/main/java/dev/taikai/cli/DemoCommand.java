@@ -111,16 +111,7 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     private static EngineSpec withId(EngineSpec spec, String id) {
-        return new EngineSpec(
-                id,
-                spec.command(),
-                spec.workingDirectory(),
-                spec.environment(),
-                spec.options(),
-                spec.variantOption(),
-                spec.notation(),
-                spec.quirks(),
-                spec.limits());
+        return spec.withId(id);
     }
 
     private static boolean fairyStockfishInstalled() {

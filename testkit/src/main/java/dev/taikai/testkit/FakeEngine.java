@@ -88,6 +88,7 @@ public final class FakeEngine {
     private void loop() throws IOException {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String line = in.readLine(); line != null; line = in.readLine()) {
+            logInput(line);
             String[] words = line.trim().split("\\s+");
             switch (words[0]) {
                 case "usi" -> handshake();
@@ -141,7 +142,31 @@ public final class FakeEngine {
         }
     }
 
+    /** With --log-input, appends {@code line} to the log file: the test's record of what reached the engine. */
+    private void logInput(String line) {
+        if (switches.inputLog != null) {
+            try {
+                java.nio.file.Files.writeString(
+                        java.nio.file.Path.of(switches.inputLog),
+                        line + "\n",
+                        StandardCharsets.UTF_8,
+                        java.nio.file.StandardOpenOption.CREATE,
+                        java.nio.file.StandardOpenOption.APPEND);
+            } catch (IOException e) {
+                send("info string cannot log input: " + e.getMessage());
+            }
+        }
+    }
+
     private void setOption(String line) {
+        String log = "setoption name Debug Log File value ";
+        if (line.startsWith(log)) {
+            try { // as Fairy-Stockfish does: the file is created (truncated) at once
+                java.nio.file.Files.writeString(java.nio.file.Path.of(line.substring(log.length())), "");
+            } catch (IOException | RuntimeException e) {
+                send("info string cannot open the debug log: " + e.getMessage());
+            }
+        }
         String prefix = "setoption name UCI_Variant value ";
         if (line.startsWith(prefix)) {
             Variant.byName(line.substring(prefix.length()).trim()).ifPresent(v -> {

@@ -32,7 +32,9 @@ final class FakeEngineSwitches {
             "  --lishogi                read and write Kyoto shogi in lishogi notation",
             "  --score CP               report this score (centipawns) with every move",
             "  --script M1,M2,...       play the next of these moves that is legal; random moves once none is left",
-            "  --stderr TEXT            write TEXT to standard error at start");
+            "  --stderr TEXT            write TEXT to standard error at start",
+            "  --log-input FILE         append every line it reads to FILE (what reached the engine)",
+            "  (always) setoption name Debug Log File value PATH creates PATH, as Fairy-Stockfish does");
 
     String name = "Taikai fake engine";
     long seed = 1;
@@ -62,6 +64,7 @@ final class FakeEngineSwitches {
     Integer score;
     java.util.List<String> script = java.util.List.of();
     String stderrText;
+    String inputLog;
 
     static FakeEngineSwitches parse(String[] args) {
         FakeEngineSwitches s = new FakeEngineSwitches();
@@ -97,6 +100,7 @@ final class FakeEngineSwitches {
                 case "--script" ->
                     s.script = java.util.List.of(value(args, ++i, arg).split(","));
                 case "--stderr" -> s.stderrText = value(args, ++i, arg);
+                case "--log-input" -> s.inputLog = value(args, ++i, arg);
                 default -> throw new IllegalArgumentException("unknown switch '" + arg + "'");
             }
         }

@@ -1,6 +1,9 @@
 package dev.taikai.tournament;
 
+import dev.taikai.enginehost.catalog.EngineText;
 import dev.taikai.referee.game.TimeControl;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -8,8 +11,12 @@ import java.util.Map;
  * over the catalog's, and its time control (the tournament's unless the entrant has its own).
  */
 public record Entrant(String name, String engineId, Map<String, String> options, TimeControl timeControl) {
+    /** Checks what will reach the engine and the records as {@link EngineText} checks it. */
     public Entrant {
-        options = Map.copyOf(options);
+        EngineText.name("entrant name", name);
+        EngineText.name("entrant '" + name + "' engine", engineId);
+        options = Collections.unmodifiableMap(
+                new LinkedHashMap<>(EngineText.options("entrant '" + name + "' options", options)));
     }
 
     /** An entrant that runs its catalog engine as the catalog sets it up. */

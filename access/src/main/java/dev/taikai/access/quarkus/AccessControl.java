@@ -18,6 +18,12 @@ import org.jboss.logging.Logger;
  */
 @ApplicationScoped
 public class AccessControl {
+    /**
+     * The routing-context key under which an allowed HTTP request carries its caller's name (the name its
+     * token was issued to), for limits that apply per caller; absent when access control is off.
+     */
+    public static final String CALLER = "taikai.caller";
+
     private static final Logger LOG = Logger.getLogger(AccessControl.class);
 
     @ConfigProperty(name = "taikai.auth.tokens-file")
@@ -44,7 +50,10 @@ public class AccessControl {
             Gate.Decision decision = gate.check(
                     Policy.http(context.request().method().name(), context.normalizedPath()),
                     context.request().getHeader("Authorization"));
-            if (decision instanceof Gate.Allowed) {
+            if (decision instanceof Gate.Allowed allowed) {
+                if (allowed.caller() != null) {
+                    context.put(CALLER, allowed.caller().name());
+                }
                 context.next();
                 return;
             }

@@ -96,7 +96,12 @@ public final class CutechessArguments {
         List<Entrant> entrants = new ArrayList<>();
         List<EngineSpec> inline = new ArrayList<>();
         for (List<String> engine : engines) {
-            Entrant entrant = entrant(engine, each, catalog, inline);
+            Entrant entrant;
+            try {
+                entrant = entrant(engine, each, catalog, inline);
+            } catch (IllegalArgumentException e) { // a name or an option that cannot reach an engine (EngineText)
+                throw new ConfigException("-engine: " + e.getMessage());
+            }
             entrants.add(entrant);
         }
         catalog = catalog.with(Catalog.of(inline));
@@ -227,16 +232,7 @@ public final class CutechessArguments {
                 options.put(setting.getKey().substring(7), setting.getValue());
             }
             String id = name != null ? name : conf;
-            spec = new EngineSpec(
-                    id,
-                    known.command(),
-                    known.workingDirectory(),
-                    known.environment(),
-                    options,
-                    known.variantOption(),
-                    known.notation(),
-                    known.quirks(),
-                    known.limits());
+            spec = known.withId(id).withOptions(options);
         } else {
             for (Map.Entry<String, String> setting : settings.entrySet()) {
                 engineArguments.add(setting.getKey() + "=" + setting.getValue());

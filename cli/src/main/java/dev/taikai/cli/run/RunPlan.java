@@ -6,6 +6,7 @@ import dev.taikai.referee.game.Opening;
 import dev.taikai.tournament.Entrant;
 import dev.taikai.tournament.TournamentSpec;
 import java.nio.file.Path;
+import java.util.Optional;
 import java.util.TreeMap;
 
 /**
@@ -15,6 +16,17 @@ import java.util.TreeMap;
 public record RunPlan(TournamentSpec spec, Catalog catalog, Path output, boolean restartEveryGame) {
     /** Default time control when a tournament names none. */
     public static final String DEFAULT_TIME_CONTROL = "10 byoyomi 0.1";
+
+    /** Refuses an engine whose options name a file that its entry does not allow (docs/engines.md). */
+    public RunPlan {
+        for (Entrant entrant : spec.entrants()) {
+            Optional<String> refused =
+                    catalog.engine(entrant.engineId()).flatMap(engine -> engine.unallowedFileOption(engine.options()));
+            if (refused.isPresent()) {
+                throw new IllegalArgumentException(refused.get());
+            }
+        }
+    }
 
     public static int defaultConcurrency() {
         return Math.max(1, Runtime.getRuntime().availableProcessors() - 1);

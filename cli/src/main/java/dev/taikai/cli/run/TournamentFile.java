@@ -160,6 +160,15 @@ public final class TournamentFile {
 
     private static Entrant entrant(YamlNode item, Catalog catalog, List<EngineSpec> inline, TimeControl timeControl)
             throws ConfigException {
+        try {
+            return checkedEntrant(item, catalog, inline, timeControl);
+        } catch (IllegalArgumentException e) { // a name or an option that cannot reach an engine (EngineText)
+            throw item.error(e.getMessage());
+        }
+    }
+
+    private static Entrant checkedEntrant(
+            YamlNode item, Catalog catalog, List<EngineSpec> inline, TimeControl timeControl) throws ConfigException {
         if (item.isScalar()) {
             String id = item.nonEmpty();
             if (catalog.engine(id).isEmpty()) {

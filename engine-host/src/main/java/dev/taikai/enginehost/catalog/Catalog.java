@@ -26,7 +26,17 @@ public final class Catalog {
     private static final Set<String> TOP_KEYS = Set.of("engines");
     /** The keys of a catalog entry. */
     public static final Set<String> ENGINE_KEYS = Set.of(
-            "id", "command", "args", "workdir", "env", "options", "variant-option", "notation", "quirks", "limits");
+            "id",
+            "command",
+            "args",
+            "workdir",
+            "env",
+            "options",
+            "file-options",
+            "variant-option",
+            "notation",
+            "quirks",
+            "limits");
 
     private static final Set<String> LIMIT_KEYS = Set.of("memory-mb", "processes", "max-line-bytes", "stderr-lines");
 
@@ -105,6 +115,22 @@ public final class Catalog {
                 fields.containsKey("workdir") ? Path.of(fields.get("workdir").nonEmpty()) : null;
         Map<String, String> env = stringMap(fields.get("env"));
         Map<String, String> options = stringMap(fields.get("options"));
+        try {
+            EngineText.options("options", options);
+        } catch (IllegalArgumentException e) {
+            throw fields.get("options").error(e.getMessage());
+        }
+        Set<String> fileOptions = new java.util.LinkedHashSet<>();
+        if (fields.containsKey("file-options")) {
+            YamlNode node = fields.get("file-options");
+            for (String name : node.strings()) {
+                if (!EngineText.namesAFile(name)) {
+                    throw node.error("'" + name + "' does not name a file (a file option's name says file, path,"
+                            + " dir, folder or log); only such options need to be listed here");
+                }
+                fileOptions.add(name);
+            }
+        }
         String variantOption = fields.containsKey("variant-option")
                 ? fields.get("variant-option").nonEmpty()
                 : EngineSpec.AUTO_VARIANT_OPTION;
@@ -123,7 +149,7 @@ public final class Catalog {
             }
         }
         ProcessLimits limits = fields.containsKey("limits") ? limits(fields.get("limits")) : ProcessLimits.DEFAULT;
-        return new EngineSpec(id, command, workdir, env, options, variantOption, notation, quirks, limits);
+        return new EngineSpec(id, command, workdir, env, options, variantOption, notation, quirks, limits, fileOptions);
     }
 
     private static ProcessLimits limits(YamlNode node) throws ConfigException {
@@ -229,6 +255,11 @@ public final class Catalog {
 
     public Collection<EngineSpec> engines() {
         return engines.values();
+    }
+
+    /** The ids of its engines, sorted. */
+    public List<String> ids() {
+        return engines.keySet().stream().sorted().toList();
     }
 
     /** This catalog with {@code other}'s entries added; {@code other} wins where both have an id. */

@@ -90,16 +90,21 @@ public final class EngineArguments {
         argv.add(command);
         argv.addAll(args);
         String name = id != null ? id : Path.of(command).getFileName().toString();
-        return new EngineSpec(
-                name,
-                argv,
-                dir,
-                env,
-                options,
-                variantOption,
-                notation,
-                quirks,
-                new ProcessLimits(memory, (int) processes, (int) lineBytes, (int) stderrLines));
+        try {
+            return new EngineSpec(
+                    name,
+                    argv,
+                    dir,
+                    env,
+                    options,
+                    variantOption,
+                    notation,
+                    quirks,
+                    new ProcessLimits(memory, (int) processes, (int) lineBytes, (int) stderrLines),
+                    Set.of());
+        } catch (IllegalArgumentException e) { // a name or an option that cannot reach an engine (EngineText)
+            throw new ConfigException(e.getMessage());
+        }
     }
 
     private static long number(String key, String value, long min, long max) throws ConfigException {

@@ -7,6 +7,7 @@ import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -21,6 +22,10 @@ import java.util.Set;
  *     {@link #AUTO_VARIANT_OPTION} for whichever of the two the engine lists
  * @param notation how the engine writes Kyoto shogi
  * @param quirks deviations the driver compensates for
+ * @param limits what the engine's process may use
+ * @param fileOptions options whose values name files or directories ({@link EngineText#namesAFile}) that
+ *     this entry lets tournaments set, to paths inside the engine's working directory; all others are
+ *     refused
  */
 public record EngineSpec(
         String id,
@@ -31,20 +36,25 @@ public record EngineSpec(
         String variantOption,
         Notation notation,
         Set<Quirk> quirks,
-        ProcessLimits limits) {
+        ProcessLimits limits,
+        Set<String> fileOptions) {
     public static final String AUTO_VARIANT_OPTION = "auto";
 
+    /** Checks everything that will reach the engine's pipe ({@link EngineText}); names the field at fault. */
     public EngineSpec {
         if (id == null || id.isBlank()) {
             throw new IllegalArgumentException("an engine needs an id");
         }
+        EngineText.name("engine id", id);
         if (command == null || command.isEmpty() || command.get(0).isBlank()) {
             throw new IllegalArgumentException("engine '" + id + "' needs a command");
         }
         command = List.copyOf(command);
         environment = Collections.unmodifiableMap(new LinkedHashMap<>(environment));
-        options = Collections.unmodifiableMap(new LinkedHashMap<>(options));
+        options = Collections.unmodifiableMap(
+                new LinkedHashMap<>(EngineText.options("engine '" + id + "' options", options)));
         quirks = quirks.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(quirks));
+        fileOptions = Set.copyOf(fileOptions);
     }
 
     /** An entry with defaults for everything but the id and the command. */
@@ -58,22 +68,100 @@ public record EngineSpec(
                 AUTO_VARIANT_OPTION,
                 Notation.FAIRY_STOCKFISH,
                 Set.of(),
-                ProcessLimits.DEFAULT);
+                ProcessLimits.DEFAULT,
+                Set.of());
+    }
+
+    public EngineSpec withId(String newId) {
+        return new EngineSpec(
+                newId,
+                command,
+                workingDirectory,
+                environment,
+                options,
+                variantOption,
+                notation,
+                quirks,
+                limits,
+                fileOptions);
     }
 
     public EngineSpec withOptions(Map<String, String> newOptions) {
         return new EngineSpec(
-                id, command, workingDirectory, environment, newOptions, variantOption, notation, quirks, limits);
+                id,
+                command,
+                workingDirectory,
+                environment,
+                newOptions,
+                variantOption,
+                notation,
+                quirks,
+                limits,
+                fileOptions);
+    }
+
+    /** This entry with {@code overrides} set over its options (a tournament's over the catalog's). */
+    public EngineSpec withOptionsOver(Map<String, String> overrides) {
+        if (overrides.isEmpty()) {
+            return this;
+        }
+        Map<String, String> merged = new LinkedHashMap<>(options);
+        merged.putAll(overrides);
+        return withOptions(merged);
     }
 
     public EngineSpec withQuirks(Set<Quirk> newQuirks) {
         return new EngineSpec(
-                id, command, workingDirectory, environment, options, variantOption, notation, newQuirks, limits);
+                id,
+                command,
+                workingDirectory,
+                environment,
+                options,
+                variantOption,
+                notation,
+                newQuirks,
+                limits,
+                fileOptions);
     }
 
     public EngineSpec withLimits(ProcessLimits newLimits) {
         return new EngineSpec(
-                id, command, workingDirectory, environment, options, variantOption, notation, quirks, newLimits);
+                id,
+                command,
+                workingDirectory,
+                environment,
+                options,
+                variantOption,
+                notation,
+                quirks,
+                newLimits,
+                fileOptions);
+    }
+
+    public EngineSpec withFileOptions(Set<String> allowed) {
+        return new EngineSpec(
+                id, command, workingDirectory, environment, options, variantOption, notation, quirks, limits, allowed);
+    }
+
+    /**
+     * Why {@code options} may not be set on this engine because one of them names a file that this entry
+     * does not list under {@link #fileOptions}, or empty. An empty value names no file and is always allowed.
+     */
+    public Optional<String> unallowedFileOption(Map<String, String> options) {
+        for (Map.Entry<String, String> option : options.entrySet()) {
+            if (EngineText.namesAFile(option.getKey())
+                    && !option.getValue().isEmpty()
+                    && !fileOptions.contains(option.getKey())) {
+                return Optional.of(fileOptionRefusal(option.getKey()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** The refusal of option {@code name}, which names a file, for this engine. */
+    public String fileOptionRefusal(String name) {
+        return "option '" + name + "' names a file, which engine '" + id
+                + "' may be given only where its catalog entry lists it under file-options";
     }
 
     public boolean has(Quirk quirk) {

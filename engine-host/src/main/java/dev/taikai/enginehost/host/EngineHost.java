@@ -2,12 +2,12 @@ package dev.taikai.enginehost.host;
 
 import dev.taikai.enginehost.catalog.Catalog;
 import dev.taikai.enginehost.catalog.EngineSpec;
+import dev.taikai.enginehost.catalog.EngineText;
 import dev.taikai.enginehost.usi.EngineFailure;
 import dev.taikai.enginehost.usi.StartResult;
 import dev.taikai.enginehost.usi.Timeouts;
 import dev.taikai.enginehost.usi.UsiEngine;
 import dev.taikai.rules.Variant;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -69,8 +69,10 @@ public final class EngineHost implements AutoCloseable {
      * slot. The engine runs until the session is closed.
      *
      * @throws Refused when the id is not in the catalog, every slot is taken, or the host is draining
+     * @throws IllegalArgumentException naming the option when an option cannot be sent ({@link EngineText})
      */
     public Started start(String engineId, Map<String, String> options, Variant variant) throws Refused {
+        EngineText.options("options", options);
         EngineSpec base = catalog.engine(engineId)
                 .orElseThrow(() -> new Refused(
                         Refused.Reason.NO_SUCH_ENGINE,
@@ -80,6 +82,7 @@ public final class EngineHost implements AutoCloseable {
                                         catalog.engines().stream()
                                                 .map(EngineSpec::id)
                                                 .toList()) + ")"));
+        EngineSpec spec = base.withOptionsOver(options);
         if (draining) {
             throw new Refused(Refused.Reason.DRAINING, "worker " + workerId + " is shutting down");
         }
@@ -89,7 +92,7 @@ public final class EngineHost implements AutoCloseable {
         }
         StartResult started;
         try {
-            started = UsiEngine.start(withOptions(base, options), variant, timeouts);
+            started = UsiEngine.start(spec, variant, timeouts);
         } catch (RuntimeException e) {
             free.release();
             throw e;
@@ -115,24 +118,6 @@ public final class EngineHost implements AutoCloseable {
 
     HostListener listener() {
         return listener;
-    }
-
-    private static EngineSpec withOptions(EngineSpec base, Map<String, String> options) {
-        if (options.isEmpty()) {
-            return base;
-        }
-        Map<String, String> merged = new LinkedHashMap<>(base.options());
-        merged.putAll(options);
-        return new EngineSpec(
-                base.id(),
-                base.command(),
-                base.workingDirectory(),
-                base.environment(),
-                merged,
-                base.variantOption(),
-                base.notation(),
-                base.quirks(),
-                base.limits());
     }
 
     public String workerId() {

@@ -25,10 +25,15 @@ final class EngineProcess {
 
     private final Process process;
     private final boolean limitsApplied;
+    private final Path workingDirectory;
+    /** The session's own scratch directory (the engine's working directory), or null for the catalog's. */
+    private final Path scratch;
 
-    private EngineProcess(Process process, boolean limitsApplied) {
+    private EngineProcess(Process process, boolean limitsApplied, Path workingDirectory, Path scratch) {
         this.process = process;
         this.limitsApplied = limitsApplied;
+        this.workingDirectory = workingDirectory;
+        this.scratch = scratch;
     }
 
     /**
@@ -59,13 +64,47 @@ final class EngineProcess {
         argv.add(program.toString());
         argv.addAll(spec.command().subList(1, spec.command().size()));
         ProcessBuilder builder = new ProcessBuilder(argv);
-        if (spec.workingDirectory() != null) {
-            builder.directory(spec.workingDirectory().toFile());
-        }
+        Path scratch = spec.workingDirectory() == null ? Files.createTempDirectory("taikai-engine-") : null;
+        Path workingDirectory = (scratch != null ? scratch : spec.workingDirectory())
+                .toAbsolutePath()
+                .normalize();
+        builder.directory(workingDirectory.toFile());
         Map<String, String> environment = builder.environment();
         environment.keySet().removeIf(name -> name.startsWith("TAIKAI_")); // the worker's own settings and secrets
         environment.putAll(spec.environment());
-        return new EngineProcess(builder.start(), limited);
+        try {
+            return new EngineProcess(builder.start(), limited, workingDirectory, scratch);
+        } catch (IOException | RuntimeException e) {
+            deleteTree(scratch);
+            throw e;
+        }
+    }
+
+    /**
+     * Where the engine runs: its catalog entry's {@code workdir}, or else a scratch directory of its own,
+     * made for this session and deleted with it, so that whatever the engine writes stays out of the
+     * host's directories and out of other sessions' way.
+     */
+    Path workingDirectory() {
+        return workingDirectory;
+    }
+
+    /** Deletes the session's scratch directory, if it has one; call once the engine is gone. */
+    void deleteScratch() {
+        deleteTree(scratch);
+    }
+
+    private static void deleteTree(Path root) {
+        if (root == null || !Files.exists(root)) {
+            return;
+        }
+        try (var paths = Files.walk(root)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.deleteIfExists(path);
+            }
+        } catch (IOException | java.io.UncheckedIOException e) {
+            // a file the engine keeps open, or one made unreadable: the temporary directory's cleaner takes it
+        }
     }
 
     /** The program's path: as given when it contains a '/', otherwise the first match on PATH. */

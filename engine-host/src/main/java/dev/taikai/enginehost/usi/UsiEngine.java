@@ -159,8 +159,10 @@ public final class UsiEngine implements StartResult, EngineSession {
         identity = new EngineIdentity(name, author, options, variantOption.get(), handshakeNanos);
         StringBuilder setup = new StringBuilder(setOptionLine(variantOption.get(), variant.name()));
         for (Map.Entry<String, String> option : spec.options().entrySet()) {
-            if (identity.option(option.getKey()).isEmpty()) {
-                warnings.add("option '" + option.getKey() + "' is not listed by the engine; sent anyway");
+            Optional<String> refused =
+                    OptionGate.refusal(spec, identity, process.workingDirectory(), option.getKey(), option.getValue());
+            if (refused.isPresent()) {
+                return Optional.of(fail(EngineFailure.Kind.START_FAILED, refused.get()));
             }
             setup.append('\n').append(setOptionLine(option.getKey(), option.getValue()));
         }
@@ -381,10 +383,18 @@ public final class UsiEngine implements StartResult, EngineSession {
         return sent;
     }
 
-    /** {@code setoption} between searches, for example {@code USI_Ponder} before pondering. */
+    /**
+     * {@code setoption} between searches, for example {@code USI_Ponder} before pondering.
+     *
+     * @throws IllegalArgumentException when the option may not be sent to this engine ({@link OptionGate})
+     */
     public Optional<EngineFailure> setOption(String name, String value) {
         if (search != null) {
             throw new IllegalStateException("cannot set options during a search on engine '" + spec.id() + "'");
+        }
+        Optional<String> refused = OptionGate.refusal(spec, identity, process.workingDirectory(), name, value);
+        if (refused.isPresent()) {
+            throw new IllegalArgumentException(refused.get());
         }
         return send(setOptionLine(name, value));
     }
@@ -492,6 +502,7 @@ public final class UsiEngine implements StartResult, EngineSession {
             quit();
         }
         process.killTree();
+        process.deleteScratch();
         Housekeeping.unregister(housekeeping);
         try {
             stdin.close();

@@ -172,7 +172,8 @@ class EngineCheckTest {
                 EngineSpec.AUTO_VARIANT_OPTION,
                 dev.taikai.rules.Notation.LISHOGI,
                 Set.of(),
-                lishogiFake.limits());
+                lishogiFake.limits(),
+                Set.of());
         CheckReport right = EngineCheck.run(declared, Variant.KYOTOSHOGI, QUICK, r -> {});
         assertTrue(right.passed(), right.render());
         CheckReport wrong = EngineCheck.run(lishogiFake, Variant.KYOTOSHOGI, QUICK, r -> {});

@@ -4,6 +4,7 @@ import static dev.taikai.enginehost.usi.Sessions.QUICK;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -23,11 +24,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The driver against the fake engines of the testkit: real processes, real pipes, one switch each.
@@ -355,15 +358,73 @@ class FakeEngineSessionTest {
         }
     }
 
+    /** An option the engine did not declare never reaches its pipe: the engine does not start, and says why. */
     @Test
-    void unknownCatalogOptionsAreSentWithAWarning() {
-        UsiEngine engine = Sessions.start(
-                Sessions.fake().withOptions(java.util.Map.of("Skill Level", "3", "Hsh", "64")),
-                Variant.MINISHOGI,
+    void anOptionTheEngineDoesNotDeclareIsRefusedWithTheOptionsItHas(@TempDir Path dir) throws Exception {
+        Path input = dir.resolve("input.log");
+        EngineFailure failure = Sessions.startFailure(
+                Sessions.fake("--log-input", input.toString()).withOptions(Map.of("Skill Level", "3", "Hsh", "64")),
                 QUICK);
-        assertEquals(List.of("option 'Hsh' is not listed by the engine; sent anyway"), engine.warnings());
-        assertFalse(engine.failure().isPresent());
+        assertEquals(EngineFailure.Kind.START_FAILED, failure.kind());
+        assertEquals(
+                "option 'Hsh' is not an option of engine 'fake' (it has: Skill Level, Debug Log File)",
+                failure.detail());
+        assertFalse(Files.readString(input).contains("setoption"), Files.readString(input));
+    }
+
+    /**
+     * An option that names a file is set only where the catalog entry allows it, and only to a path inside
+     * the engine's working directory; refused, it creates no file anywhere.
+     */
+    @Test
+    void optionsThatNameFilesAreRefusedUnlessTheCatalogAllowsThemInsideTheWorkingDirectory(@TempDir Path dir)
+            throws Exception {
+        Path outside = dir.resolve("owned.txt");
+        EngineFailure notAllowed =
+                Sessions.startFailure(Sessions.fake().withOptions(Map.of("Debug Log File", outside.toString())), QUICK);
+        assertEquals(EngineFailure.Kind.START_FAILED, notAllowed.kind());
+        assertEquals(
+                "option 'Debug Log File' names a file, which engine 'fake' may be given only where its catalog entry"
+                        + " lists it under file-options",
+                notAllowed.detail());
+
+        EngineSpec allowed = Sessions.fake().withFileOptions(Set.of("Debug Log File"));
+        for (String escape : List.of(outside.toString(), "../owned.txt", "a/../../owned.txt")) {
+            EngineFailure refused = Sessions.startFailure(allowed.withOptions(Map.of("Debug Log File", escape)), QUICK);
+            assertTrue(
+                    refused.detail().contains("is not a path inside the engine's working directory"), refused.detail());
+        }
+        assertFalse(Files.exists(outside), "no file made outside by any refused value");
+
+        Path workdir = Files.createDirectory(dir.resolve("engine"));
+        EngineSpec inside = new EngineSpec(
+                "fake",
+                allowed.command(),
+                workdir,
+                Map.of(),
+                Map.of("Debug Log File", "debug.log"),
+                EngineSpec.AUTO_VARIANT_OPTION,
+                dev.taikai.rules.Notation.FAIRY_STOCKFISH,
+                Set.of(),
+                allowed.limits(),
+                Set.of("Debug Log File"));
+        UsiEngine engine = Sessions.start(inside, Variant.MINISHOGI, QUICK);
+        Await.until(
+                Duration.ofSeconds(30), "the engine opens its log", () -> Files.exists(workdir.resolve("debug.log")));
         Sessions.closeAndAssertGone(engine);
+    }
+
+    /** Without a catalog working directory, an engine runs in a scratch directory of its own, gone with it. */
+    @Test
+    void anEngineRunsInAScratchDirectoryOfItsOwn() throws Exception {
+        UsiEngine first = Sessions.startFake();
+        UsiEngine second = Sessions.startFake();
+        Path scratch = Files.readSymbolicLink(Path.of("/proc/" + first.pid() + "/cwd"));
+        assertTrue(scratch.getFileName().toString().startsWith("taikai-engine-"), scratch.toString());
+        assertNotEquals(scratch, Files.readSymbolicLink(Path.of("/proc/" + second.pid() + "/cwd")));
+        Sessions.closeAndAssertGone(first);
+        Sessions.closeAndAssertGone(second);
+        assertFalse(Files.exists(scratch), "deleted with the session");
     }
 
     /** After a misbehaving engine, the next session works as if nothing had happened. */

@@ -34,6 +34,8 @@ import io.grpc.inprocess.InProcessChannelBuilder;
 import io.grpc.inprocess.InProcessServerBuilder;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -44,6 +46,7 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The worker's session stream over a real gRPC transport (in-process) with fake engines as processes. */
 class EngineWorkerServiceTest {
@@ -309,6 +312,42 @@ class EngineWorkerServiceTest {
                         .setStart(StartEngine.newBuilder().setEngineId("fake")));
         assertEquals(Status.Code.INVALID_ARGUMENT, noVariant.getCode());
         assertTrue(noVariant.getDescription().contains("variant is missing"), noVariant.toString());
+    }
+
+    /**
+     * Whatever a caller sends, nothing but declared options in one printable line reaches the engine's pipe,
+     * and no option that names a file is set unless the catalog allows it: the worker checks again.
+     */
+    @Test
+    void optionsThatMustNotReachTheEngineAreRefusedAndNothingIsWritten(@TempDir Path dir) throws Exception {
+        Path planted = dir.resolve("planted.txt");
+        Status injected = new Session()
+                .callFails(start("fake")
+                        .setStart(start("fake")
+                                .getStartBuilder()
+                                .putOptions("Debug Log File", planted + "\nsetoption name Skill Level value 0")));
+        assertEquals(Status.Code.INVALID_ARGUMENT, injected.getCode());
+        assertEquals(
+                "options['Debug Log File'] holds a control character (U+000A at "
+                        + planted.toString().length() + "): it must be one line of printable text",
+                injected.getDescription());
+
+        SessionEvent fileOption = new Session()
+                .call(start("fake")
+                        .setStart(start("fake").getStartBuilder().putOptions("Debug Log File", planted.toString())));
+        assertEquals(
+                EngineFailure.Kind.KIND_START_FAILED, fileOption.getFailure().getKind(), fileOption.toString());
+        assertTrue(fileOption.getFailure().getDetail().contains("names a file"), fileOption.toString());
+
+        SessionEvent undeclared = new Session()
+                .call(start("fake").setStart(start("fake").getStartBuilder().putOptions("Hsh", "64")));
+        assertEquals(
+                EngineFailure.Kind.KIND_START_FAILED, undeclared.getFailure().getKind(), undeclared.toString());
+        assertEquals(
+                "option 'Hsh' is not an option of engine 'fake' (it has: Skill Level, Debug Log File)",
+                undeclared.getFailure().getDetail());
+        assertFalse(Files.exists(planted), "no file made by any option value");
+        awaitFree(2);
     }
 
     @Test

@@ -1,5 +1,8 @@
 package dev.taikai.referee.game;
 
+import dev.taikai.enginehost.catalog.EngineText;
+import java.util.Collections;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
@@ -9,10 +12,11 @@ import java.util.Map;
  * @param planIndex the game's place in its tournament's plan, 0-based
  */
 public record Pairing(String tournamentId, GameAssignment game, Engine sente, Engine gote, int planIndex) {
-    /** A catalog engine with USI options set over the catalog's. */
+    /** A catalog engine with USI options set over the catalog's, checked as {@link EngineText} checks them. */
     public record Engine(String engineId, Map<String, String> options) {
         public Engine {
-            options = Map.copyOf(options);
+            EngineText.engineId("engine_id", engineId);
+            options = Collections.unmodifiableMap(new LinkedHashMap<>(EngineText.options("options", options)));
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.taikai.referee.messages;
 
+import dev.taikai.enginehost.catalog.EngineText;
 import dev.taikai.enginehost.messages.WorkerMessages;
 import dev.taikai.proto.common.v1.PlayerAssignment;
 import dev.taikai.referee.game.Adjudication;
@@ -76,8 +77,8 @@ public final class GameMessages {
         Variant variant = WorkerMessages.variant(message.getVariant());
         PlayerAssignment sente = message.getSente();
         PlayerAssignment gote = message.getGote();
-        String senteName = text("sente.name", sente.getName());
-        String goteName = text("gote.name", gote.getName());
+        String senteName = EngineText.name("sente.name", sente.getName());
+        String goteName = EngineText.name("gote.name", gote.getName());
         if (senteName.equals(goteName)) {
             throw new IllegalArgumentException("sente.name and gote.name are both '" + senteName + "'");
         }
@@ -102,14 +103,8 @@ public final class GameMessages {
     }
 
     private static Pairing.Engine engine(String side, PlayerAssignment player) {
-        String id = text(side + ".engine_id", player.getEngineId());
-        player.getOptionsMap().forEach((name, value) -> {
-            text(side + ".options key", name);
-            if (value.length() > MAX_TEXT) {
-                throw new IllegalArgumentException(side + ".options['" + name + "'] is longer than " + MAX_TEXT);
-            }
-        });
-        return new Pairing.Engine(id, player.getOptionsMap());
+        String id = EngineText.engineId(side + ".engine_id", player.getEngineId());
+        return new Pairing.Engine(id, EngineText.options(side + ".options", player.getOptionsMap()));
     }
 
     private static Opening opening(Variant variant, String sfen, List<String> moves) {

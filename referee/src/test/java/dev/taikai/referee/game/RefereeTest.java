@@ -247,8 +247,11 @@ class RefereeTest {
                 goteEngine.newGame();
                 GameAssignment assignment = new GameAssignment(
                         "test", 1, 1, 1, variant, "sente", "gote", opening, senteTc, goteTc, 0, adjudication);
-                return Referee.play(
+                GameRecord record = Referee.play(
                         assignment, new SessionPlayer("sente", senteEngine), new SessionPlayer("gote", goteEngine));
+                // every honest record, whatever ended it, holds up when replayed as the scheduler replays it
+                assertEquals(java.util.Optional.empty(), RecordCheck.problem(record, assignment), record.toString());
+                return record;
             } finally {
                 goteEngine.close();
             }

@@ -21,8 +21,6 @@ import jakarta.inject.Singleton;
 import java.nio.file.Path;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
-import java.util.TreeSet;
 import org.apache.kafka.clients.CommonClientConfigs;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
@@ -69,11 +67,11 @@ public class SchedulerApplication {
         kafkaProps.put(CommonClientConfigs.CLIENT_ID_CONFIG, "scheduler");
         TournamentBook book = new TournamentBook(defaultConcurrency);
         kafka = new SchedulerKafka(book, kafkaProps, new SchedulerMetrics(registry, book));
-        return new Scheduler(book, kafka, knownEngines());
+        return new Scheduler(book, kafka, workersCatalog());
     }
 
     /** The built-in engines and those of {@code taikai.scheduler.catalog}: what the workers can start. */
-    private Set<String> knownEngines() {
+    private Catalog workersCatalog() {
         Catalog catalog = BuiltinCatalog.get();
         if (catalogFile.isPresent() && !catalogFile.get().isBlank()) {
             try {
@@ -82,10 +80,8 @@ public class SchedulerApplication {
                 throw new IllegalStateException("taikai.scheduler.catalog: " + e.getMessage(), e);
             }
         }
-        Set<String> ids = new TreeSet<>();
-        catalog.engines().forEach(engine -> ids.add(engine.id()));
-        LOG.infof("scheduler: tournaments may name the engines %s", ids);
-        return ids;
+        LOG.infof("scheduler: tournaments may name the engines %s", catalog.ids());
+        return catalog;
     }
 
     void start(@Observes StartupEvent event, Scheduler scheduler) throws Exception {

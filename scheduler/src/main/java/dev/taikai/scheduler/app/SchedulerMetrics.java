@@ -1,5 +1,6 @@
 package dev.taikai.scheduler.app;
 
+import dev.taikai.enginehost.catalog.EngineText;
 import dev.taikai.proto.common.v1.GameRecord;
 import dev.taikai.scheduler.book.TournamentBook;
 import dev.taikai.scheduler.kafka.SchedulerKafka;
@@ -46,11 +47,19 @@ final class SchedulerMetrics implements SchedulerKafka.Listener {
                 .tag("outcome", how.name().toLowerCase(Locale.ROOT))
                 .register(registry)
                 .increment();
-        if (how != TournamentBook.Counted.COUNTED) {
+        if (how != TournamentBook.Counted.COUNTED && how != TournamentBook.Counted.REFUSED) {
             LOG.infof(
                     "game %s: record %s, not counted",
                     record.getAssignment().getGameId(), how.name().toLowerCase(Locale.ROOT));
         }
+    }
+
+    @Override
+    public void refused(GameRecord record, String why) {
+        LOG.warnf(
+                "game %s: record refused, not counted, copied to the dead letters: %s",
+                EngineText.shown(record.getAssignment().getGameId()),
+                why.length() > 300 ? why.substring(0, 300) + "..." : why);
     }
 
     @Override

@@ -1,11 +1,12 @@
 package dev.taikai.scheduler.book;
 
+import dev.taikai.enginehost.catalog.Catalog;
+import dev.taikai.enginehost.catalog.EngineSpec;
+import dev.taikai.enginehost.catalog.EngineText;
 import dev.taikai.proto.tournament.v1.TournamentSpec;
 import dev.taikai.proto.tournament.v1.TournamentState;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeSet;
 import java.util.UUID;
 
 /**
@@ -29,18 +30,25 @@ public final class Scheduler {
 
     private final TournamentBook book;
     private final Publisher publisher;
-    private final Set<String> engines;
+    /** The workers' catalog, or null when this scheduler does not know it. */
+    private final Catalog catalog;
 
-    /** A scheduler that does not know the workers' catalog, and so accepts any well-formed engine id. */
+    /**
+     * A scheduler that does not know the workers' catalog: it accepts any well-formed engine id, and no
+     * option that names a file (it cannot know which engine allows one).
+     */
     public Scheduler(TournamentBook book, Publisher publisher) {
-        this(book, publisher, Set.of());
+        this(book, publisher, null);
     }
 
-    /** @param engines the engine ids the workers' catalog has; a tournament naming another is refused */
-    public Scheduler(TournamentBook book, Publisher publisher, Set<String> engines) {
+    /**
+     * @param catalog the workers' catalog: a tournament naming an engine outside it, or setting an option
+     *     that names a file where the engine's entry does not allow it, is refused
+     */
+    public Scheduler(TournamentBook book, Publisher publisher, Catalog catalog) {
         this.book = book;
         this.publisher = publisher;
-        this.engines = Set.copyOf(engines);
+        this.catalog = catalog;
     }
 
     public TournamentBook book() {
@@ -55,17 +63,33 @@ public final class Scheduler {
      */
     public TournamentState create(TournamentSpec spec) {
         ready();
-        if (!engines.isEmpty()) {
-            for (int i = 0; i < spec.getEntrantsCount(); i++) {
-                String id = spec.getEntrants(i).getEngineId();
-                if (!engines.contains(id)) {
-                    throw new IllegalArgumentException("entrants[" + i + "].engine_id '"
-                            + (id.length() > 64 ? id.substring(0, 64) + "..." : id)
-                            + "' is not in the workers' catalog (" + String.join(", ", new TreeSet<>(engines)) + ")");
-                }
-            }
+        for (int i = 0; i < spec.getEntrantsCount(); i++) {
+            checkAgainstCatalog("entrants[" + i + "]", spec.getEntrants(i));
         }
         return publisher.create(newId(spec.getName()), spec);
+    }
+
+    /** Refuses an entrant whose engine the workers do not have, or whose options set a file it may not be given. */
+    private void checkAgainstCatalog(String field, dev.taikai.proto.tournament.v1.Entrant entrant) {
+        String id = entrant.getEngineId();
+        EngineText.options(field + ".options", entrant.getOptionsMap()); // what the text is comes first
+        if (catalog == null) {
+            for (var option : entrant.getOptionsMap().entrySet()) {
+                if (EngineText.namesAFile(option.getKey()) && !option.getValue().isEmpty()) {
+                    throw new IllegalArgumentException(field + ".options: option '" + option.getKey()
+                            + "' names a file, which a scheduler that does not know the workers' catalog"
+                            + " (taikai.scheduler.catalog) never allows");
+                }
+            }
+            return;
+        }
+        EngineSpec engine = catalog.engine(id)
+                .orElseThrow(() -> new IllegalArgumentException(field + ".engine_id '" + EngineText.shown(id)
+                        + "' is not in the workers' catalog (" + String.join(", ", catalog.ids()) + ")"));
+        Optional<String> refused = engine.unallowedFileOption(entrant.getOptionsMap());
+        if (refused.isPresent()) {
+            throw new IllegalArgumentException(field + ".options: " + refused.get());
+        }
     }
 
     public Optional<TournamentState> cancel(String id, String reason) {
@@ -80,10 +104,7 @@ public final class Scheduler {
      */
     public Optional<TournamentState> joinLeague(String id, dev.taikai.proto.tournament.v1.Entrant entrant) {
         ready();
-        if (!engines.isEmpty() && !engines.contains(entrant.getEngineId())) {
-            throw new IllegalArgumentException("entrant.engine_id '" + shorten(entrant.getEngineId())
-                    + "' is not in the workers' catalog (" + String.join(", ", new TreeSet<>(engines)) + ")");
-        }
+        checkAgainstCatalog("entrant", entrant);
         return publisher.changeLeague(id, entrant, false);
     }
 
@@ -109,10 +130,6 @@ public final class Scheduler {
         NotReady() {
             super("the scheduler is still reading its state from Kafka; try again shortly");
         }
-    }
-
-    private static String shorten(String id) {
-        return id.length() > 64 ? id.substring(0, 64) + "..." : id;
     }
 
     static String newId(String name) {

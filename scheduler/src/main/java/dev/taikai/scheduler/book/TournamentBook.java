@@ -1,11 +1,13 @@
 package dev.taikai.scheduler.book;
 
+import dev.taikai.enginehost.catalog.EngineText;
 import dev.taikai.proto.common.v1.GameRecord;
 import dev.taikai.proto.scheduler.v1.GetGameRecordsResponse;
 import dev.taikai.proto.tournament.v1.Status;
 import dev.taikai.proto.tournament.v1.TournamentState;
 import dev.taikai.referee.game.GameAssignment;
 import dev.taikai.referee.game.Pairing;
+import dev.taikai.referee.game.RecordCheck;
 import dev.taikai.referee.messages.GameMessages;
 import dev.taikai.tournament.Entrant;
 import dev.taikai.tournament.Schedule;
@@ -20,9 +22,12 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 
 /**
  * Every tournament a scheduler knows, as plain data: its spec and plan, how much of the plan has been
@@ -47,7 +52,12 @@ public final class TournamentBook {
         /** The same game id again (a replay or a duplicate delivery): ignored. */
         DUPLICATE,
         /** Not a game of any known tournament's plan: ignored. */
-        UNKNOWN
+        UNKNOWN,
+        /**
+         * A game of a known plan whose record does not hold up: other engines than the pairing's, an illegal
+         * move, an ending the rules do not give (see {@link RecordCheck}). Counted nowhere.
+         */
+        REFUSED
     }
 
     private static final class Tournament {
@@ -191,12 +201,19 @@ public final class TournamentBook {
         return Optional.of(t.state());
     }
 
+    /** {@link #count(GameRecord, Consumer)}, for callers that do not need the reason of a refusal. */
+    public Counted count(GameRecord message) {
+        return count(message, why -> {});
+    }
+
     /**
      * Counts a finished game: once per id, only when it is the game the plan says (same id, same players in
-     * the same colours). Finishing the plan, or an SPRT crossing a bound, stops the tournament. The
+     * the same colours, the same engines with the same options) and its record holds up when replayed with
+     * the rules ({@link RecordCheck}); otherwise {@link Counted#REFUSED}, with the reason given to
+     * {@code refused}. Finishing the plan, or an SPRT crossing a bound, stops the tournament. The
      * tournament's update time becomes the game's end at the latest, so a rebuild gives the same state.
      */
-    public synchronized Counted count(GameRecord message) {
+    public synchronized Counted count(GameRecord message, Consumer<String> refused) {
         GameMessages.Read read;
         try {
             read = GameMessages.record(message);
@@ -209,13 +226,18 @@ public final class TournamentBook {
         }
         GameAssignment game = read.record().assignment();
         if (t.league != null) {
-            return countLeagueGame(t, message, read);
+            return countLeagueGame(t, message, read, refused);
         }
         Integer index = t.planIndex.get(game.gameId());
         if (index == null
                 || !t.plan.get(index).sente().equals(game.sente())
                 || !t.plan.get(index).gote().equals(game.gote())) {
             return Counted.UNKNOWN;
+        }
+        Optional<String> problem = problem(read, t.plan.get(index), engine(t, game.sente()), engine(t, game.gote()));
+        if (problem.isPresent()) {
+            refused.accept(problem.get());
+            return Counted.REFUSED;
         }
         if (!t.standings.add(read.record())) {
             return Counted.DUPLICATE;
@@ -231,10 +253,18 @@ public final class TournamentBook {
         return counted(t, message);
     }
 
-    private Counted countLeagueGame(Tournament t, GameRecord message, GameMessages.Read read) {
+    private Counted countLeagueGame(
+            Tournament t, GameRecord message, GameMessages.Read read, Consumer<String> refused) {
         GameAssignment game = read.record().assignment();
-        if (t.league.game(game.gameId(), game.sente(), game.gote()).isEmpty()) {
+        Optional<GameAssignment> planned = t.league.game(game.gameId(), game.sente(), game.gote());
+        if (planned.isEmpty()) {
             return Counted.UNKNOWN;
+        }
+        Optional<String> problem =
+                problem(read, planned.get(), leagueEngine(t, game.sente()), leagueEngine(t, game.gote()));
+        if (problem.isPresent()) {
+            refused.accept(problem.get());
+            return Counted.REFUSED;
         }
         if (!t.standings.add(read.record())) {
             return Counted.DUPLICATE;
@@ -317,6 +347,30 @@ public final class TournamentBook {
             next.add(new Pairing(id, game, engine(t, game.sente()), engine(t, game.gote()), index));
         }
         return next;
+    }
+
+    /**
+     * Why a record of a planned game cannot be counted: its engines (ids and options) are not the ones the
+     * pairing named, or it does not hold up when replayed with the rules.
+     */
+    private static Optional<String> problem(
+            GameMessages.Read read, GameAssignment planned, Pairing.Engine sente, Pairing.Engine gote) {
+        if (!read.pairing().sente().equals(sente)) {
+            return Optional.of(engineProblem("sente", read.pairing().sente(), sente));
+        }
+        if (!read.pairing().gote().equals(gote)) {
+            return Optional.of(engineProblem("gote", read.pairing().gote(), gote));
+        }
+        return RecordCheck.problem(read.record(), planned);
+    }
+
+    private static String engineProblem(String side, Pairing.Engine played, Pairing.Engine paired) {
+        return side + " was played by " + describe(played) + ", but the pairing named " + describe(paired);
+    }
+
+    private static String describe(Pairing.Engine engine) {
+        return "engine '" + EngineText.shown(engine.engineId()) + "'"
+                + (engine.options().isEmpty() ? "" : " with options " + engine.options());
     }
 
     private static Pairing.Engine leagueEngine(Tournament t, String entrantName) {
@@ -444,36 +498,49 @@ public final class TournamentBook {
     }
 
     /**
-     * Waits until the tournament has more than {@code count} records or has stopped, at most {@code millis}:
-     * returns at once when either already holds or the id is unknown. Lets a reader of records wait for the
-     * next one instead of asking again and again.
+     * A future that completes once the tournament has more than {@code count} records or has stopped: at
+     * once when either already holds or the id is unknown. It holds no thread while it waits. Completing
+     * it any other way (a timeout, a cancel) stops the watching, so a caller that gives up leaves nothing.
      */
-    public void awaitRecords(String id, int count, long millis) throws InterruptedException {
-        CountDownLatch changed = new CountDownLatch(1);
+    public CompletableFuture<Void> whenRecords(String id, int count) {
+        CompletableFuture<Void> changed = new CompletableFuture<>();
         Watcher watcher = new Watcher() {
             @Override
             public void progressed(TournamentState state, GameRecord game) {
                 if (game != null) {
-                    changed.countDown();
+                    changed.complete(null);
                 }
             }
 
             @Override
             public void stopped(TournamentState state) { // every way a tournament stops ends here
-                changed.countDown();
+                changed.complete(null);
             }
         };
         synchronized (this) {
             Tournament t = tournaments.get(id);
             if (t == null || t.records.size() > count || !t.running()) {
-                return;
+                changed.complete(null);
+                return changed;
             }
             t.watchers.add(watcher);
         }
+        changed.whenComplete((done, error) -> unwatch(id, watcher));
+        return changed;
+    }
+
+    /**
+     * Waits until the tournament has more than {@code count} records or has stopped, at most {@code millis}:
+     * returns at once when either already holds or the id is unknown ({@link #whenRecords}, waited for).
+     */
+    public void awaitRecords(String id, int count, long millis) throws InterruptedException {
+        CompletableFuture<Void> changed = whenRecords(id, count);
         try {
-            changed.await(millis, TimeUnit.MILLISECONDS);
+            changed.get(millis, TimeUnit.MILLISECONDS);
+        } catch (TimeoutException | ExecutionException e) {
+            // waited long enough: the caller reads whatever there is
         } finally {
-            unwatch(id, watcher);
+            changed.complete(null);
         }
     }
 }

@@ -3,10 +3,12 @@ package dev.taikai.scheduler.http;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.Message;
 import com.google.protobuf.util.JsonFormat;
+import dev.taikai.access.quarkus.AccessControl;
+import dev.taikai.enginehost.catalog.EngineText;
 import dev.taikai.proto.tournament.v1.TournamentSpec;
 import dev.taikai.proto.tournament.v1.TournamentState;
 import dev.taikai.scheduler.book.Scheduler;
-import io.smallrye.common.annotation.Blocking;
+import io.vertx.ext.web.RoutingContext;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -18,9 +20,14 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.microprofile.context.ManagedExecutor;
 
 /**
  * The scheduler's API as JSON over HTTP: the protobuf messages of scheduler.proto in protobuf's JSON
@@ -40,6 +47,12 @@ public class TournamentResource {
 
     @Inject
     Scheduler scheduler;
+
+    /** Quarkus's worker threads: answers are made there, never on the event loop or the counting thread. */
+    @Inject
+    ManagedExecutor workers;
+
+    private final LongPolls longPolls = new LongPolls();
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
@@ -105,32 +118,68 @@ public class TournamentResource {
      * Game records in JSON, or as a binary {@code GetGameRecordsResponse} when the caller accepts
      * {@value #PROTOBUF} (records carry every move, and binary costs both sides a fraction of JSON). With
      * {@code wait-ms}, a request that would find no record past {@code offset} of a running tournament
-     * waits up to that long for one (a long poll).
+     * waits up to that long for one (a long poll). A waiting poll holds no thread, and one caller may have
+     * at most {@value LongPolls#PER_CALLER} open (more: 429), so no viewer can slow other callers.
      */
     @GET
     @Path("{id}/games")
-    @Blocking // a long poll waits on a worker thread, never on the event loop
-    public Response games(
+    public CompletionStage<Response> games(
             @PathParam("id") String id,
-            @QueryParam("offset") @DefaultValue("0") int offset,
-            @QueryParam("limit") @DefaultValue("100") int limit,
-            @QueryParam("wait-ms") @DefaultValue("0") int waitMillis,
-            @HeaderParam("Accept") @DefaultValue("") String accept) {
-        if (offset < 0 || limit < 1 || limit > 1000) {
-            return error(400, "offset must not be negative and limit must be 1 to 1000");
+            @QueryParam("offset") @DefaultValue("0") String offsetText,
+            @QueryParam("limit") @DefaultValue("100") String limitText,
+            @QueryParam("wait-ms") @DefaultValue("0") String waitText,
+            @HeaderParam("Accept") @DefaultValue("") String accept,
+            @Context RoutingContext routing) {
+        int offset;
+        int limit;
+        int waitMillis;
+        try {
+            offset = number("offset", offsetText, 0, Integer.MAX_VALUE);
+            limit = number("limit", limitText, 1, 1000);
+            waitMillis = number("wait-ms", waitText, 0, MAX_WAIT_MILLIS);
+        } catch (IllegalArgumentException e) {
+            return CompletableFuture.completedFuture(error(400, e.getMessage()));
         }
-        if (waitMillis < 0 || waitMillis > MAX_WAIT_MILLIS) {
-            return error(400, "wait-ms must be 0 to " + MAX_WAIT_MILLIS);
+        if (waitMillis == 0) {
+            return CompletableFuture.supplyAsync(
+                    () -> found(id, scheduler.book().records(id, offset, limit), accept), workers);
         }
-        if (waitMillis > 0) {
-            try {
-                scheduler.book().awaitRecords(id, offset, waitMillis);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return error(503, "the scheduler is stopping");
+        String caller = caller(routing);
+        Optional<String> refused = longPolls.admit(caller);
+        if (refused.isPresent()) {
+            return CompletableFuture.completedFuture(error(429, refused.get()));
+        }
+        return scheduler
+                .book()
+                .whenRecords(id, offset)
+                .completeOnTimeout(null, waitMillis, TimeUnit.MILLISECONDS)
+                .thenApplyAsync(ready -> found(id, scheduler.book().records(id, offset, limit), accept), workers)
+                .whenComplete((answer, failure) -> longPolls.release(caller));
+    }
+
+    /** Who asks: the name its token was issued to, or its address when access control is off. */
+    private static String caller(RoutingContext routing) {
+        String name = routing == null ? null : routing.get(AccessControl.CALLER);
+        if (name != null) {
+            return name;
+        }
+        return routing == null || routing.request().remoteAddress() == null
+                ? "?"
+                : routing.request().remoteAddress().hostAddress();
+    }
+
+    /** A whole number query parameter within bounds, or an error that says which and why. */
+    private static int number(String name, String text, int min, int max) {
+        try {
+            int value = Integer.parseInt(text.strip());
+            if (value >= min && value <= max) {
+                return value;
             }
+        } catch (NumberFormatException e) {
+            // said below
         }
-        return found(id, scheduler.book().records(id, offset, limit), accept);
+        throw new IllegalArgumentException(
+                name + " must be a whole number from " + min + " to " + max + ", not '" + EngineText.shown(text) + "'");
     }
 
     @DELETE

@@ -52,6 +52,9 @@ public final class SchedulerKafka implements Runnable, AutoCloseable, Scheduler.
         default void published(int pairings) {}
 
         default void poison(String topic, long offset, String why) {}
+
+        /** A record of a planned game that did not hold up (see {@link TournamentBook#count}): dead-lettered. */
+        default void refused(dev.taikai.proto.common.v1.GameRecord record, String why) {}
     }
 
     private final TournamentBook book;
@@ -150,6 +153,11 @@ public final class SchedulerKafka implements Runnable, AutoCloseable, Scheduler.
     /** Reports an unreadable record and copies it to the dead-letter topic; consumption goes on. */
     private void deadLetter(ConsumerRecord<String, byte[]> record, String why) {
         listener.poison(record.topic(), record.offset(), why);
+        copyToDeadLetters(record, why);
+    }
+
+    /** Copies a record to the dead-letter topic with the reason in its headers. */
+    private void copyToDeadLetters(ConsumerRecord<String, byte[]> record, String why) {
         DeadLetter letter =
                 new DeadLetter(record.topic(), record.partition(), record.offset(), record.key(), "scheduler", why);
         ProducerRecord<String, byte[]> copy = new ProducerRecord<>(Topics.DEAD_LETTERS, letter.key(), record.value());
@@ -170,7 +178,10 @@ public final class SchedulerKafka implements Runnable, AutoCloseable, Scheduler.
             deadLetter(record, e.getMessage());
             return null;
         }
-        TournamentBook.Counted how = book.count(event.getRecord());
+        TournamentBook.Counted how = book.count(event.getRecord(), why -> {
+            listener.refused(event.getRecord(), why);
+            copyToDeadLetters(record, "record refused: " + why);
+        });
         listener.counted(event.getRecord(), how);
         return how == TournamentBook.Counted.COUNTED
                 ? event.getRecord().getAssignment().getTournamentId()

@@ -14,11 +14,14 @@ import dev.taikai.proto.tournament.v1.Sprt;
 import dev.taikai.proto.tournament.v1.Status;
 import dev.taikai.proto.tournament.v1.TournamentSpec;
 import dev.taikai.proto.tournament.v1.TournamentState;
+import dev.taikai.referee.game.MoveRecord;
 import dev.taikai.referee.game.Pairing;
 import dev.taikai.referee.messages.GameMessages;
 import dev.taikai.rules.Outcome;
+import dev.taikai.rules.Position;
 import dev.taikai.rules.Result;
 import dev.taikai.rules.Termination;
+import dev.taikai.rules.Usi;
 import dev.taikai.testkit.Await;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -46,21 +49,92 @@ public class TournamentBookTest {
                 .setConcurrency(concurrency)
                 .setTimeControl(TimeControl.newBuilder()
                         .setKind(TimeControl.Kind.KIND_BYOYOMI)
-                        .setByoyomiMs(100));
+                        .setByoyomiMs(100))
+                // a draw after two plies: drawn test records are two legal moves long
+                .setAdjudication(
+                        dev.taikai.proto.common.v1.Adjudication.newBuilder().setMoveLimitPlies(2));
         for (int i = 0; i < engines; i++) {
             spec.addEntrants(Entrant.newBuilder().setName("e" + i).setEngineId("taikai-1"));
         }
         return spec.build();
     }
 
-    /** The record a referee would publish for {@code pairing}, ended by the rules with {@code result}. */
+    /**
+     * A record a referee could publish for {@code pairing} with {@code result}, one that holds up when the
+     * scheduler replays it: a draw at the move limit after two legal plies (the test specs adjudicate
+     * there), or a win because the loser's engine did not start.
+     */
     public static GameRecord record(Pairing pairing, Result result) {
         var game = pairing.game();
-        var outcome =
-                new Outcome(result, result == Result.DRAW ? Termination.REPETITION : Termination.CHECKMATE, "test");
+        Position position = game.opening().position();
+        List<MoveRecord> moves = new ArrayList<>();
+        Outcome outcome;
+        if (result == Result.DRAW) {
+            for (int ply = 0; ply < game.adjudication().moveLimitPlies(); ply++) {
+                int move = position.legalMoves()[0];
+                moves.add(new MoveRecord(Usi.format(move, position.variant()), 1_000_000, 1_000_000, 0, null, -1, -1));
+                position = position.play(move);
+            }
+            outcome = new Outcome(Result.DRAW, Termination.ADJUDICATION, "move limit");
+        } else {
+            outcome = new Outcome(result, Termination.DISCONNECT, "the loser's engine did not start");
+        }
         var record = new dev.taikai.referee.game.GameRecord(
-                game, game.opening().position().toSfen(), List.of(), outcome, 1, 2);
+                game, game.opening().position().toSfen(), moves, outcome, 1, 2);
         return GameMessages.toProto(pairing, record, "ref", "w", "w");
+    }
+
+    /**
+     * Records of planned games that do not hold up (forged, or from a broken referee) are refused with the
+     * reason and count nowhere; the honest record of the same game still counts afterwards.
+     */
+    @Test
+    void recordsThatDoNotHoldUpAreRefusedWithTheReasonAndCountNowhere() {
+        TournamentBook book = new TournamentBook(16);
+        book.create("t1", spec(Format.FORMAT_ROUND_ROBIN, 2, 1, 4), 100);
+        Pairing pairing = book.nextPairings("t1").get(0);
+        GameRecord honest = record(pairing, Result.DRAW);
+        var forged = new java.util.LinkedHashMap<String, GameRecord>();
+        forged.put(
+                "it ends by checkmate after 0 plies, but the rules do not end the game there",
+                honest.toBuilder()
+                        .clearMoves()
+                        .setResult(dev.taikai.proto.common.v1.Result.RESULT_SENTE_WINS)
+                        .setTermination(dev.taikai.proto.common.v1.Termination.TERMINATION_CHECKMATE)
+                        .build());
+        var otherEngine = honest.toBuilder();
+        otherEngine.getAssignmentBuilder().getSenteBuilder().setEngineId("stockfish-17");
+        forged.put(
+                "sente was played by engine 'stockfish-17', but the pairing named engine 'taikai-1'",
+                otherEngine.build());
+        var illegal = honest.toBuilder();
+        illegal.getMovesBuilder(1).setMove("5a4a"); // gote's rook onto its own bishop
+        forged.put("ply 2 (5a4a) is not a legal move", illegal.build());
+        forged.put(
+                "it ends by resignation (gote wins), which can only be a loss for gote, the side to move",
+                honest.toBuilder()
+                        .removeMoves(1)
+                        .setResult(dev.taikai.proto.common.v1.Result.RESULT_GOTE_WINS)
+                        .setTermination(dev.taikai.proto.common.v1.Termination.TERMINATION_RESIGNATION)
+                        .build());
+        forged.put(
+                "it ends by resignation (sente wins), but after its 2 plies the adjudication end it by adjudication"
+                        + " (draw)",
+                honest.toBuilder()
+                        .setResult(dev.taikai.proto.common.v1.Result.RESULT_SENTE_WINS)
+                        .setTermination(dev.taikai.proto.common.v1.Termination.TERMINATION_RESIGNATION)
+                        .build());
+        for (var forgery : forged.entrySet()) {
+            List<String> reasons = new ArrayList<>();
+            assertEquals(
+                    TournamentBook.Counted.REFUSED, book.count(forgery.getValue(), reasons::add), forgery.getKey());
+            assertEquals(1, reasons.size());
+            assertTrue(reasons.get(0).startsWith(forgery.getKey()), reasons.get(0));
+        }
+        assertEquals(0, book.state("t1").orElseThrow().getFinishedGames(), "counted nowhere");
+        assertEquals(0, book.records("t1", 0, 100).orElseThrow().getTotal());
+        assertEquals(TournamentBook.Counted.COUNTED, book.count(honest));
+        assertEquals(1, book.state("t1").orElseThrow().getFinishedGames());
     }
 
     @Test

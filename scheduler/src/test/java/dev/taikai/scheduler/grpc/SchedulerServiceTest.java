@@ -216,7 +216,26 @@ class SchedulerServiceTest {
     void absurdSpecsAreRefusedNamingTheField() {
         TournamentSpec valid = TournamentBookTest.spec(Format.FORMAT_ROUND_ROBIN, 3, 1, 2);
         assertRefused(valid.toBuilder().setRounds(1_000_000_000).build(), "at most 100000");
-        assertRefused(valid.toBuilder().setName("x".repeat(1_000_000)).build(), "name must be");
+        assertRefused(valid.toBuilder().setName("x".repeat(1_000_000)).build(), "name is 1000000 characters long");
+        assertRefused(valid.toBuilder().setName("a\ud800b").build(), "name holds a lone surrogate");
+        assertRefused(
+                valid.toBuilder()
+                        .setEntrants(
+                                0,
+                                valid.getEntrants(0).toBuilder()
+                                        .putOptions("Debug Log File", "/tmp/x\nsetoption name Skill Level value 0"))
+                        .build(),
+                "entrants[0].options['Debug Log File'] holds a control character");
+        assertRefused(
+                valid.toBuilder()
+                        .setEntrants(0, valid.getEntrants(0).toBuilder().putOptions("Debug Log File", "/tmp/x"))
+                        .build(),
+                "entrants[0].options: option 'Debug Log File' names a file");
+        assertRefused(
+                valid.toBuilder()
+                        .setEntrants(0, valid.getEntrants(0).toBuilder().putOptions("Hash", "x".repeat(300)))
+                        .build(),
+                "entrants[0].options['Hash'] is 300 characters long; at most 256");
         assertRefused(
                 valid.toBuilder()
                         .setEntrants(0, valid.getEntrants(0).toBuilder().setEngineId("/bin/sh -c 'rm -rf ~'"))
@@ -289,7 +308,12 @@ class SchedulerServiceTest {
 
     @Test
     void aSchedulerThatKnowsTheCatalogRefusesEnginesOutsideIt() {
-        Scheduler knowing = new Scheduler(book, publisher, java.util.Set.of("taikai-1", "fairy-stockfish"));
+        Scheduler knowing = new Scheduler(
+                book,
+                publisher,
+                dev.taikai.enginehost.catalog.Catalog.of(java.util.List.of(
+                        dev.taikai.enginehost.catalog.EngineSpec.of("taikai-1", java.util.List.of("taikai")),
+                        dev.taikai.enginehost.catalog.EngineSpec.of("fairy-stockfish", java.util.List.of("fsf")))));
         TournamentSpec spec = TournamentBookTest.spec(Format.FORMAT_ROUND_ROBIN, 3, 1, 2);
         TournamentSpec unknown = spec.toBuilder()
                 .setEntrants(2, spec.getEntrants(2).toBuilder().setEngineId("stockfish-17"))

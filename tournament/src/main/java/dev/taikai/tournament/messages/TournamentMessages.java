@@ -1,5 +1,6 @@
 package dev.taikai.tournament.messages;
 
+import dev.taikai.enginehost.catalog.EngineText;
 import dev.taikai.enginehost.messages.WorkerMessages;
 import dev.taikai.proto.tournament.v1.TournamentSpec.Builder;
 import dev.taikai.referee.game.Adjudication;
@@ -15,7 +16,6 @@ import dev.taikai.tournament.league.League;
 import dev.taikai.tournament.stats.Sprt;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Pattern;
 
 /**
  * Tournament specs as the contracts' protobuf messages and back. Reading a spec checks everything a
@@ -24,9 +24,6 @@ import java.util.regex.Pattern;
  * whose message names the field.
  */
 public final class TournamentMessages {
-    /** A catalog id: letters, digits, dot, dash, underscore; no spaces, so no command line. */
-    private static final Pattern ENGINE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._-]{0,63}");
-
     public static final int MAX_ENTRANTS = 64;
     public static final int MAX_GAMES = 100_000;
     public static final int MAX_OPENINGS = 10_000;
@@ -39,9 +36,9 @@ public final class TournamentMessages {
      * @param defaultConcurrency games in play at once when the spec leaves it 0
      */
     public static TournamentSpec spec(dev.taikai.proto.tournament.v1.TournamentSpec message, int defaultConcurrency) {
-        String name = message.getName().strip();
-        if (name.isEmpty() || name.length() > 100 || name.chars().anyMatch(Character::isISOControl)) {
-            throw new IllegalArgumentException("name must be 1 to 100 characters without control characters");
+        String name = EngineText.line("name", message.getName().strip(), 100);
+        if (name.isEmpty()) {
+            throw new IllegalArgumentException("name is empty");
         }
         Variant variant = WorkerMessages.variant(message.getVariant());
         Format format = switch (message.getFormat()) {
@@ -137,23 +134,9 @@ public final class TournamentMessages {
      * @param field how to name it in errors, e.g. {@code entrants[2]}
      */
     public static Entrant entrant(String field, dev.taikai.proto.tournament.v1.Entrant e, TimeControl common) {
-        String engineId = e.getEngineId();
-        if (!ENGINE_ID.matcher(engineId).matches()) {
-            throw new IllegalArgumentException(field + ".engine_id '" + abbreviate(engineId)
-                    + "' is not a catalog id (letters, digits, '.', '-', '_'; the cluster runs only engines"
-                    + " from its workers' catalogs, never a command line)");
-        }
-        String entrantName = e.getName().isEmpty() ? engineId : e.getName();
-        if (entrantName.length() > 64 || entrantName.chars().anyMatch(Character::isISOControl)) {
-            throw new IllegalArgumentException(
-                    field + ".name must be at most 64 characters without control characters");
-        }
-        e.getOptionsMap().forEach((key, value) -> {
-            if (key.isEmpty() || key.length() > 100 || value.length() > 1000) {
-                throw new IllegalArgumentException(
-                        field + ".options: option names are 1 to 100 characters," + " values at most 1000");
-            }
-        });
+        String engineId = EngineText.engineId(field + ".engine_id", e.getEngineId());
+        String entrantName = e.getName().isEmpty() ? engineId : EngineText.name(field + ".name", e.getName());
+        EngineText.options(field + ".options", e.getOptionsMap());
         if (common == null && !e.hasTimeControl()) {
             throw new IllegalArgumentException(field + ".time_control is missing (the tournament has none)");
         }
@@ -221,9 +204,5 @@ public final class TournamentMessages {
                     .setBeta(spec.sprt().beta()));
         }
         return builder.build();
-    }
-
-    private static String abbreviate(String text) {
-        return text.length() <= 40 ? text : text.substring(0, 40) + "...";
     }
 }
