@@ -78,7 +78,8 @@ class ClusterTest {
                         + Tournaments.fakeEntry("fake-a", "--seed", "1", "--think-ms", "5")
                         + Tournaments.fakeEntry("fake-b", "--seed", "2", "--think-ms", "5")
                         + Tournaments.fakeEntry("fake-c", "--seed", "3", "--think-ms", "5")
-                        + Tournaments.fakeEntry("fake-slow", "--think-ms", "400"));
+                        + Tournaments.fakeEntry("fake-slow", "--think-ms", "400")
+                        + Tournaments.fakeEntry("fake-ponderous", "--think-ms", "40000"));
         // Another program takes worker-1's gRPC port (the sixth port handed out: broker, controller, the
         // scheduler's two, worker-1's HTTP, then this) before worker-1 binds it: the start must go on.
         try (ServerSocket taken = new ServerSocket()) {
@@ -242,6 +243,44 @@ class ClusterTest {
                 replay(record);
             }
         }
+    }
+
+    /**
+     * A move that takes 40 s, with nothing on the wire in between but the referee's keepalive pings, is
+     * played: the worker takes the pings (gRPC's default would close the session after the third, at 30 s,
+     * and the game would be abandoned and started again, for ever).
+     */
+    @Test
+    void aMoveOfLongerThanHalfAMinuteIsPlayedAndNotAbandoned() throws Exception {
+        Path file = dir.resolve("ponder.yaml");
+        Files.writeString(
+                file,
+                String.join(
+                        "\n",
+                        "name: ponder",
+                        "variant: minishogi",
+                        "catalog: fakes.yaml",
+                        "games: 2",
+                        "concurrency: 2",
+                        "time-control: byoyomi 90",
+                        "adjudication: {move-limit: 2}",
+                        "engines: [fake-ponderous, fake-a]",
+                        ""));
+        ClusterProbe.Output submitted = ClusterProbe.submit(cluster, file, "--detach");
+        assertEquals(0, submitted.code(), submitted.err());
+        String id = submitted.out().trim();
+        ClusterProbe.await(
+                "both games played",
+                Duration.ofSeconds(180),
+                () -> scheduler.state(id).getFinishedGames() == 2);
+        for (GameRecord game : scheduler.records(id, 0, 2).getRecordsList()) {
+            assertEquals(2, game.getMovesCount(), game.getDetail());
+            assertEquals(Termination.TERMINATION_ADJUDICATION, game.getTermination(), game.getDetail());
+        }
+        List<String> abandoned = Files.readAllLines(cluster.directory().resolve("referee-1.log")).stream()
+                .filter(line -> line.contains(id + "/") && line.contains("abandoned"))
+                .toList();
+        assertEquals(List.of(), abandoned);
     }
 
     @Test

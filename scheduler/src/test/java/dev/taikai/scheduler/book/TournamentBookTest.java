@@ -27,7 +27,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -236,8 +235,8 @@ public class TournamentBookTest {
                     "the reader waits for records",
                     () -> thread.getState() == Thread.State.TIMED_WAITING
                             && Arrays.stream(thread.getStackTrace())
-                                    .anyMatch(frame -> frame.getClassName().equals(CountDownLatch.class.getName())
-                                            && frame.getMethodName().equals("await")),
+                                    .anyMatch(frame -> frame.getClassName().equals(TournamentBook.class.getName())
+                                            && frame.getMethodName().equals("awaitRecords")),
                     () -> thread.getState() + " " + Arrays.toString(thread.getStackTrace()));
         }
     }
