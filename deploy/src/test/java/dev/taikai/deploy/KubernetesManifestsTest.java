@@ -1,6 +1,7 @@
 package dev.taikai.deploy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -235,6 +236,7 @@ class KubernetesManifestsTest {
                 }
                 if (SERVICES.containsKey(container.getName())) {
                     checkAgainstService(container, SERVICES.get(container.getName()), where);
+                    checkLockedDown(pod, container, where);
                 }
             }
         }
@@ -351,6 +353,38 @@ class KubernetesManifestsTest {
                         where + ": " + env.getName() + " is no key " + module + " reads");
             }
         }
+    }
+
+    /**
+     * A Taikai container runs as the image's non-root user, can gain no privilege, has no capability, and
+     * writes nowhere but /tmp, an emptyDir of bounded size (where engines get their scratch directories).
+     */
+    private static void checkLockedDown(io.fabric8.kubernetes.api.model.PodSpec pod, Container container, String where)
+            throws IOException {
+        var podSecurity = pod.getSecurityContext();
+        assertTrue(podSecurity != null && Boolean.TRUE.equals(podSecurity.getRunAsNonRoot()), where + ": runAsNonRoot");
+        String dockerfile =
+                Files.readString(ROOT.resolve("deploy/docker/" + SERVICES.get(container.getName()) + ".Dockerfile"));
+        assertTrue(
+                dockerfile.contains("\nUSER " + podSecurity.getRunAsUser() + "\n"),
+                where + ": runs as the image's user " + podSecurity.getRunAsUser());
+        assertNotEquals(0L, podSecurity.getRunAsUser(), where + ": not root");
+        var security = container.getSecurityContext();
+        assertTrue(security != null, where + ": a container securityContext");
+        assertEquals(Boolean.TRUE, security.getReadOnlyRootFilesystem(), where + ": read-only root filesystem");
+        assertEquals(Boolean.FALSE, security.getAllowPrivilegeEscalation(), where + ": no privilege escalation");
+        assertEquals(List.of("ALL"), security.getCapabilities().getDrop(), where + ": every capability dropped");
+        var tmp = container.getVolumeMounts().stream()
+                .filter(m -> m.getMountPath().equals("/tmp"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(where + ": /tmp is mounted"));
+        Volume volume = pod.getVolumes().stream()
+                .filter(v -> v.getName().equals(tmp.getName()))
+                .findFirst()
+                .orElseThrow();
+        assertTrue(
+                volume.getEmptyDir() != null && volume.getEmptyDir().getSizeLimit() != null,
+                where + ": /tmp is an emptyDir with a size limit");
     }
 
     private static Set<String> configPropertyNames(Path sources) throws IOException {

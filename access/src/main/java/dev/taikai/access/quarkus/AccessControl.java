@@ -26,6 +26,17 @@ public class AccessControl {
 
     private static final Logger LOG = Logger.getLogger(AccessControl.class);
 
+    /** Who asks: the name its token was issued to, or its address when access control is off. */
+    public static String caller(io.vertx.ext.web.RoutingContext routing) {
+        String name = routing == null ? null : routing.get(CALLER);
+        if (name != null) {
+            return name;
+        }
+        return routing == null || routing.request().remoteAddress() == null
+                ? "?"
+                : routing.request().remoteAddress().hostAddress();
+    }
+
     @ConfigProperty(name = "taikai.auth.tokens-file")
     Optional<String> tokensFile;
 

@@ -1,5 +1,6 @@
 package dev.taikai.referee.app;
 
+import dev.taikai.access.quarkus.BadInputLog;
 import dev.taikai.proto.common.v1.GameRecord;
 import dev.taikai.referee.game.GameAssignment;
 import dev.taikai.referee.game.GameObserver;
@@ -129,6 +130,6 @@ final class RefereeMetrics implements PairingConsumer.Listener {
                 .tag("topic", topic)
                 .register(registry)
                 .increment();
-        LOG.warnf("%s offset %d: unreadable, skipped: %s", topic, offset, why);
+        BadInputLog.warn("poison-" + topic, topic + " offset " + offset + ": unreadable, skipped: " + why);
     }
 }

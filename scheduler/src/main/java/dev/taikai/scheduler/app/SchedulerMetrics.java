@@ -1,5 +1,6 @@
 package dev.taikai.scheduler.app;
 
+import dev.taikai.access.quarkus.BadInputLog;
 import dev.taikai.enginehost.catalog.EngineText;
 import dev.taikai.proto.common.v1.GameRecord;
 import dev.taikai.scheduler.book.TournamentBook;
@@ -56,10 +57,10 @@ final class SchedulerMetrics implements SchedulerKafka.Listener {
 
     @Override
     public void refused(GameRecord record, String why) {
-        LOG.warnf(
-                "game %s: record refused, not counted, copied to the dead letters: %s",
-                EngineText.shown(record.getAssignment().getGameId()),
-                why.length() > 300 ? why.substring(0, 300) + "..." : why);
+        BadInputLog.warn(
+                "refused-record",
+                "game " + EngineText.shown(record.getAssignment().getGameId())
+                        + ": record refused, not counted, copied to the dead letters: " + why);
     }
 
     @Override
@@ -74,6 +75,6 @@ final class SchedulerMetrics implements SchedulerKafka.Listener {
                 .tag("topic", topic)
                 .register(registry)
                 .increment();
-        LOG.warnf("%s offset %d: unreadable, skipped: %s", topic, offset, why);
+        BadInputLog.warn("poison-" + topic, topic + " offset " + offset + ": unreadable, skipped: " + why);
     }
 }

@@ -62,9 +62,9 @@ public class TournamentResource {
         }
         TournamentSpec.Builder spec = TournamentSpec.newBuilder();
         try {
-            JsonFormat.parser().merge(body, spec);
-        } catch (InvalidProtocolBufferException | RuntimeException e) {
-            return error(400, "not a TournamentSpec: " + e.getMessage());
+            StrictJson.merge(body, spec);
+        } catch (IllegalArgumentException e) {
+            return error(400, e.getMessage());
         }
         return create(spec.build(), accept);
     }
@@ -79,7 +79,7 @@ public class TournamentResource {
         try {
             return create(TournamentSpec.parseFrom(body), accept);
         } catch (InvalidProtocolBufferException e) {
-            return error(400, "not a TournamentSpec: " + e.getMessage());
+            return error(400, "not a binary TournamentSpec: " + StrictJson.clean(e));
         }
     }
 
@@ -144,7 +144,7 @@ public class TournamentResource {
             return CompletableFuture.supplyAsync(
                     () -> found(id, scheduler.book().records(id, offset, limit), accept), workers);
         }
-        String caller = caller(routing);
+        String caller = AccessControl.caller(routing);
         Optional<String> refused = longPolls.admit(caller);
         if (refused.isPresent()) {
             return CompletableFuture.completedFuture(error(429, refused.get()));
@@ -155,17 +155,6 @@ public class TournamentResource {
                 .completeOnTimeout(null, waitMillis, TimeUnit.MILLISECONDS)
                 .thenApplyAsync(ready -> found(id, scheduler.book().records(id, offset, limit), accept), workers)
                 .whenComplete((answer, failure) -> longPolls.release(caller));
-    }
-
-    /** Who asks: the name its token was issued to, or its address when access control is off. */
-    private static String caller(RoutingContext routing) {
-        String name = routing == null ? null : routing.get(AccessControl.CALLER);
-        if (name != null) {
-            return name;
-        }
-        return routing == null || routing.request().remoteAddress() == null
-                ? "?"
-                : routing.request().remoteAddress().hostAddress();
     }
 
     /** A whole number query parameter within bounds, or an error that says which and why. */
@@ -188,8 +177,10 @@ public class TournamentResource {
             @PathParam("id") String id,
             @QueryParam("reason") @DefaultValue("") String reason,
             @HeaderParam("Accept") @DefaultValue("") String accept) {
-        if (reason.length() > 500) {
-            return error(400, "reason is longer than 500 characters");
+        try {
+            EngineText.line("reason", reason, 500);
+        } catch (IllegalArgumentException e) {
+            return error(400, e.getMessage());
         }
         return found(id, scheduler.cancel(id, reason), accept);
     }
@@ -204,9 +195,9 @@ public class TournamentResource {
         }
         dev.taikai.proto.tournament.v1.Entrant.Builder entrant = dev.taikai.proto.tournament.v1.Entrant.newBuilder();
         try {
-            JsonFormat.parser().merge(body, entrant);
-        } catch (InvalidProtocolBufferException | RuntimeException e) {
-            return error(400, "not an Entrant: " + e.getMessage());
+            StrictJson.merge(body, entrant);
+        } catch (IllegalArgumentException e) {
+            return error(400, e.getMessage());
         }
         return changeLeague(id, () -> scheduler.joinLeague(id, entrant.build()));
     }
@@ -260,10 +251,22 @@ public class TournamentResource {
         }
     }
 
-    private static Response error(int status, String message) {
+    static Response error(int status, String message) {
         return Response.status(status)
-                .entity(java.util.Map.of("error", message == null ? "" : message))
+                .entity(errorBody(message))
                 .type(MediaType.APPLICATION_JSON)
                 .build();
     }
+
+    /** {@code {"error": "..."}}: every refusal of the API, one line. */
+    static String errorBody(String message) {
+        try {
+            return ERRORS.writeValueAsString(java.util.Map.of("error", message == null ? "" : message));
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            return "{\"error\": \"the request was refused\"}";
+        }
+    }
+
+    private static final com.fasterxml.jackson.databind.ObjectMapper ERRORS =
+            new com.fasterxml.jackson.databind.ObjectMapper();
 }
