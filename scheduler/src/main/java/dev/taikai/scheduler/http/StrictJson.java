@@ -44,7 +44,9 @@ final class StrictJson {
                                         : value.getNodeType().name().toLowerCase(java.util.Locale.ROOT)));
             }
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("the body is not JSON" + where(e.getLocation()) + ": " + reason(e));
+            throw new IllegalArgumentException(
+                    "not a " + message.getDescriptorForType().getName() + " in JSON" + where(e.getLocation()) + ": "
+                            + reason(e));
         } catch (java.io.IOException e) {
             throw new IllegalArgumentException("the body cannot be read: " + e.getMessage());
         }

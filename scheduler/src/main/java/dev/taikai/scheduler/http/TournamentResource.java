@@ -79,7 +79,7 @@ public class TournamentResource {
         try {
             return create(TournamentSpec.parseFrom(body), accept);
         } catch (InvalidProtocolBufferException e) {
-            return error(400, "not a binary TournamentSpec: " + StrictJson.clean(e));
+            return error(400, "not a TournamentSpec in binary protobuf: " + StrictJson.clean(e));
         }
     }
 
