@@ -92,7 +92,7 @@ final class DemoCommand implements Callable<Integer> {
                     2,
                     List.of(),
                     false,
-                    0,
+                    dev.taikai.referee.game.OverrunMargin.BY_RULE,
                     Adjudication.DEFAULT.withMoveLimit(200),
                     RunPlan.defaultConcurrency(),
                     1,

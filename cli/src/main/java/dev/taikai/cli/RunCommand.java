@@ -20,10 +20,14 @@ import picocli.CommandLine.Unmatched;
             "Runs a tournament on this machine: './taikai run tournament.yaml' or cutechess-style flags.",
             "",
             "Flags: -variant V -engine conf=ID|name=N cmd=C [arg= dir= option.X= quirk= notation=] [tc= byoyomi= st="
-                    + " nodes= depth=] ... -each <engine settings for all> -tournament round-robin|gauntlet|match"
+                    + " nodes= depth= timemargin=MS] ... -each <engine settings for all> -tournament round-robin|gauntlet|match"
                     + " -seeds N -rounds N -games N -repeat -concurrency N -openings file=F order=sequential|random"
                     + " -sprt elo0= elo1= alpha= beta= -resign movecount= score= -draw movenumber= movecount= score="
                     + " -maxmoves N -timemargin MS -srand N -recover -restart on|off -event NAME -out DIR -catalog FILE",
+            "",
+            "Overrun margin (how far past its time a move may end before it loses on time): by default a tenth of"
+                    + " a fixed move time or byoyomi, at least 50 ms and at most half of it, or 50 ms for Fischer;"
+                    + " -timemargin for all engines, timemargin= for one.",
             "",
             "Every finished game is recorded at once (results.json, games/*.kif, taikai.log); an interrupted run"
                     + " resumes when the same command runs again. Exit codes: 0 finished (or SPRT concluded),"

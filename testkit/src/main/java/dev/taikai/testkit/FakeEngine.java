@@ -38,6 +38,9 @@ public final class FakeEngine {
     private int goCommands;
 
     private int scripted;
+    /** What a move runs has been run once before any timed move ({@link #warmUp}). */
+    private boolean warm;
+
     private Search search;
 
     /** A running {@code go}: the searcher thread waits on {@link #searchLock} until it may answer. */
@@ -93,6 +96,7 @@ public final class FakeEngine {
             switch (words[0]) {
                 case "usi" -> handshake();
                 case "isready" -> {
+                    warmUp();
                     if (!switches.noReadyok) {
                         send("readyok");
                     }
@@ -282,6 +286,34 @@ public final class FakeEngine {
         send("info depth 1 seldepth 1 score cp " + score + " nodes " + (1 + random.nextInt(1000)) + " nps 1000 time "
                 + elapsedMillis + " hashfull 0 pv " + move);
         send("bestmove " + move);
+    }
+
+    /**
+     * Before the first {@code readyok}, runs what a move runs (move generation and formatting, a search
+     * thread), so that the first timed move does not pay for loading and compiling it: a fake told to think
+     * 115 ms then answers in about 115 ms, not 165.
+     */
+    private void warmUp() {
+        if (warm) {
+            return;
+        }
+        warm = true;
+        long deadline = System.nanoTime() + 40_000_000L;
+        while (System.nanoTime() < deadline) {
+            for (Variant v : Variant.all()) {
+                Position start = Position.start(v);
+                int[] legal = start.legalMoves();
+                Usi.format(legal[0], v, notation());
+                start.play(legal[0]).legalMoves();
+            }
+        }
+        Thread thread = new Thread(() -> {}, "fake-warm-up");
+        thread.start();
+        try {
+            thread.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     private String chooseMove(Position searched) {

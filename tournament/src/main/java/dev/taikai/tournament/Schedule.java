@@ -49,7 +49,8 @@ public final class Schedule {
                             opening,
                             sente.timeControl(),
                             gote.timeControl(),
-                            spec.overrunMarginMillis(),
+                            sente.marginMillis(spec.overrunMargin()),
+                            gote.marginMillis(spec.overrunMargin()),
                             spec.adjudication()));
                 }
             }
@@ -113,7 +114,8 @@ public final class Schedule {
                 openingFor(spec, openingOrder(spec), pair),
                 sente.timeControl(),
                 gote.timeControl(),
-                spec.overrunMarginMillis(),
+                sente.marginMillis(spec.overrunMargin()),
+                gote.marginMillis(spec.overrunMargin()),
                 spec.adjudication());
     }
 

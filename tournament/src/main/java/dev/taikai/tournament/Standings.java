@@ -104,6 +104,11 @@ public final class Standings {
         return counts;
     }
 
+    /** How {@code engine} kept to its clock in the games counted so far. */
+    public synchronized ClockUse clockUse(String engine) {
+        return ClockUse.of(engine, games.values());
+    }
+
     /** True when the rating fit needed its prior (the games separate the field); see {@link RatingFit}. */
     public synchronized boolean ratingsUsePrior() {
         List<RatingFit.Game> fitGames = new ArrayList<>();

@@ -2,6 +2,7 @@ package dev.taikai.tournament;
 
 import dev.taikai.referee.game.Adjudication;
 import dev.taikai.referee.game.Opening;
+import dev.taikai.referee.game.OverrunMargin;
 import dev.taikai.rules.Variant;
 import dev.taikai.tournament.stats.Sprt;
 import java.util.HashSet;
@@ -15,7 +16,8 @@ import java.util.Set;
  * @param gamesPerPairing games per pairing per round; games 2k−1 and 2k share an opening, colours swapped
  * @param openings the opening suite; empty for the variant's start position
  * @param randomOrder openings in an order shuffled by {@code seed} rather than file order
- * @param overrunMarginMillis how far past its time an engine may answer before it loses on time
+ * @param overrunMargin how far past its allowance an engine's move may end before it loses on time,
+ *     for entrants without a margin of their own
  * @param concurrency games played at once
  * @param seed the seed of every random choice
  * @param sprt for a match: stop when the test concludes; null for none
@@ -30,7 +32,7 @@ public record TournamentSpec(
         int gamesPerPairing,
         List<Opening> openings,
         boolean randomOrder,
-        long overrunMarginMillis,
+        OverrunMargin overrunMargin,
         Adjudication adjudication,
         int concurrency,
         long seed,
@@ -70,9 +72,7 @@ public record TournamentSpec(
                         "an opening is not a " + variant.displayName() + " position: " + opening);
             }
         }
-        if (overrunMarginMillis < 0) {
-            throw new IllegalArgumentException("the overrun margin cannot be negative");
-        }
+        java.util.Objects.requireNonNull(overrunMargin, "overrunMargin");
     }
 
     public Entrant entrant(String entrantName) {

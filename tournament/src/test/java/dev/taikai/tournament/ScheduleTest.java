@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.taikai.referee.game.Adjudication;
 import dev.taikai.referee.game.GameAssignment;
 import dev.taikai.referee.game.Opening;
+import dev.taikai.referee.game.OverrunMargin;
 import dev.taikai.referee.game.TimeControl;
 import dev.taikai.rules.Position;
 import dev.taikai.rules.Variant;
@@ -47,7 +48,7 @@ class ScheduleTest {
                 games,
                 openings,
                 random,
-                0,
+                OverrunMargin.BY_RULE,
                 Adjudication.DEFAULT,
                 1,
                 seed,
@@ -145,5 +146,43 @@ class ScheduleTest {
 
     private static List<String> openingsOf(List<GameAssignment> games) {
         return games.stream().map(g -> g.opening().toString()).collect(Collectors.toList());
+    }
+
+    @Test
+    void eachSideGetsItsOwnMarginResolvedForItsOwnControl() {
+        TournamentSpec byRule = spec(Format.MATCH, 2, 0, 1, 2, List.of(), false, 1);
+        GameAssignment first = Schedule.plan(byRule).get(0);
+        assertEquals(50, first.senteMarginMillis(), "byoyomi 0.1: the floor");
+        assertEquals(50, first.goteMarginMillis());
+
+        List<Entrant> entrants = List.of(
+                new Entrant("quick", "fake", java.util.Map.of(), TimeControl.moveTime(1000), null),
+                new Entrant("own", "fake", java.util.Map.of(), TC, OverrunMargin.of(7)));
+        for (GameAssignment game : Schedule.plan(match(entrants, OverrunMargin.of(300)))) {
+            assertEquals(game.sente().equals("own") ? 7 : 300, game.senteMarginMillis(), game.gameId());
+            assertEquals(game.gote().equals("own") ? 7 : 300, game.goteMarginMillis(), game.gameId());
+        }
+        GameAssignment game =
+                Schedule.plan(match(entrants, OverrunMargin.BY_RULE)).get(0);
+        assertEquals(100, game.marginMillis(dev.taikai.rules.Color.SENTE), "movetime 1: a tenth");
+        assertEquals(7, game.marginMillis(dev.taikai.rules.Color.GOTE), "its own, whatever the rule");
+    }
+
+    private static TournamentSpec match(List<Entrant> entrants, OverrunMargin margin) {
+        return new TournamentSpec(
+                "t",
+                Variant.MINISHOGI,
+                Format.MATCH,
+                entrants,
+                0,
+                1,
+                2,
+                List.of(),
+                false,
+                margin,
+                Adjudication.DEFAULT,
+                1,
+                1,
+                null);
     }
 }

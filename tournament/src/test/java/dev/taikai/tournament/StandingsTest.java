@@ -26,6 +26,7 @@ class StandingsTest {
                 List.of(),
                 new Outcome(result, termination, "test"),
                 0,
+                0,
                 0);
     }
 

@@ -7,6 +7,7 @@ import dev.taikai.enginehost.catalog.EngineSpec;
 import dev.taikai.enginehost.config.ConfigException;
 import dev.taikai.referee.game.Adjudication;
 import dev.taikai.referee.game.Opening;
+import dev.taikai.referee.game.OverrunMargin;
 import dev.taikai.referee.game.TimeControl;
 import dev.taikai.rules.Variant;
 import dev.taikai.tournament.Entrant;
@@ -175,7 +176,9 @@ public final class CutechessArguments {
                     (int) number("-games", single.getOrDefault("-games", "2")),
                     openings,
                     random,
-                    number("-timemargin", single.getOrDefault("-timemargin", "0")),
+                    single.containsKey("-timemargin")
+                            ? margin("-timemargin", single.get("-timemargin"))
+                            : OverrunMargin.BY_RULE,
                     adjudication,
                     single.containsKey("-concurrency")
                             ? (int) number("-concurrency", single.get("-concurrency"))
@@ -209,6 +212,8 @@ public final class CutechessArguments {
         }
         String conf = settings.remove("conf");
         String name = settings.get("name");
+        String ownMargin = settings.remove("timemargin");
+        OverrunMargin margin = ownMargin == null ? null : margin("timemargin", ownMargin);
         TimeControl timeControl = timeControl(settings);
         for (String key : TIME_KEYS) {
             settings.remove(key);
@@ -243,7 +248,16 @@ public final class CutechessArguments {
             throw new ConfigException("two engines are named '" + spec.id() + "'; give each a name=");
         }
         inline.add(spec);
-        return new Entrant(spec.id(), spec.id(), timeControl);
+        return new Entrant(spec.id(), spec.id(), Map.of(), timeControl, margin);
+    }
+
+    /** A margin in milliseconds (timemargin=, -timemargin): 0 to 60000. */
+    private static OverrunMargin margin(String key, String text) throws ConfigException {
+        try {
+            return OverrunMargin.of(number(key, text));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(key + ": " + e.getMessage());
+        }
     }
 
     /** tc=MAIN[+INC], byoyomi=S, st=S, nodes=N, depth=N (or plies=N), in seconds where they are times. */

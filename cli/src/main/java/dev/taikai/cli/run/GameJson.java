@@ -46,7 +46,11 @@ final class GameJson {
         ObjectNode timeControl = game.putObject("time_control");
         timeControl.put("sente", a.senteTimeControl().toString());
         timeControl.put("gote", a.goteTimeControl().toString());
-        timeControl.put("overrun_margin_ms", a.overrunMarginMillis());
+        timeControl.put("sente_overrun_margin_ms", a.senteMarginMillis());
+        timeControl.put("gote_overrun_margin_ms", a.goteMarginMillis());
+        if (record.timeLossOverrunNanos() > 0) {
+            game.put("time_loss_overrun_ms", Math.round(record.timeLossOverrunNanos() / 1000.0) / 1000.0);
+        }
         ArrayNode moves = game.putArray("moves");
         ArrayNode data = mapper.createArrayNode();
         for (MoveRecord move : record.moves()) {
@@ -55,6 +59,8 @@ final class GameJson {
             entry.put("time_ms", Math.round(move.timeNanos() / 1000.0) / 1000.0);
             entry.put("referee_ms", Math.round(move.refereeNanos() / 1000.0) / 1000.0);
             entry.put("remaining_ms", move.remainingMillis());
+            entry.put("allowed_ms", Math.round(move.allowedNanos() / 1000.0) / 1000.0);
+            entry.put("overrun_ms", Math.round(move.overrunNanos() / 1000.0) / 1000.0);
             if (move.score() == null) {
                 entry.putNull("score");
             } else {
@@ -106,7 +112,10 @@ final class GameJson {
                     entry.get("remaining_ms").asLong(),
                     score,
                     entry.get("depth").asInt(),
-                    entry.get("nodes").asLong()));
+                    entry.get("nodes").asLong(),
+                    Math.round(entry.get("time_ms").asDouble() * 1_000_000),
+                    Math.round(entry.path("allowed_ms").asDouble() * 1_000_000),
+                    Math.round(entry.path("overrun_ms").asDouble() * 1_000_000)));
         }
         return new GameRecord(
                 assignment,
@@ -114,6 +123,7 @@ final class GameJson {
                 moves,
                 new Outcome(outcome, termination, game.get("detail").asText()),
                 Instant.parse(game.get("started").asText()).toEpochMilli(),
-                Instant.parse(game.get("finished").asText()).toEpochMilli());
+                Instant.parse(game.get("finished").asText()).toEpochMilli(),
+                Math.round(game.path("time_loss_overrun_ms").asDouble() * 1_000_000));
     }
 }

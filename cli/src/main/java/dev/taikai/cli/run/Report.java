@@ -1,6 +1,7 @@
 package dev.taikai.cli.run;
 
 import dev.taikai.rules.Termination;
+import dev.taikai.tournament.ClockUse;
 import dev.taikai.tournament.Entrant;
 import dev.taikai.tournament.Standings;
 import dev.taikai.tournament.TournamentSpec;
@@ -107,6 +108,50 @@ public final class Report {
                 out.printf(Locale.ROOT, " %" + widths[k] + "d", counts.getOrDefault(FAILURES.get(k), 0));
             }
             out.println();
+        }
+        clocks(out, entrants, standings);
+    }
+
+    /**
+     * Per engine: its moves, those past their allowance (kept by the overrun margin), the largest overrun,
+     * and its time losses; an engine that lost more than a few percent of its games on time is named, with
+     * the margin that would have saved them.
+     */
+    private static void clocks(PrintWriter out, List<Entrant> entrants, Standings standings) {
+        out.printf("%nClocks (a move's overrun: time used past what its clock allowed)%n");
+        out.printf(
+                Locale.ROOT,
+                "  %-20s %8s %10s %14s %11s%n",
+                "Engine",
+                "moves",
+                "over time",
+                "max overrun ms",
+                "time losses");
+        List<ClockUse> uses =
+                entrants.stream().map(e -> standings.clockUse(e.name())).toList();
+        for (ClockUse use : uses) {
+            out.printf(
+                    Locale.ROOT,
+                    "  %-20s %8d %10d %14.1f %11d%n",
+                    use.engine(),
+                    use.moves(),
+                    use.movesOver(),
+                    use.largestOverrunNanos() / 1e6,
+                    use.timeLosses());
+        }
+        for (ClockUse use : uses) {
+            if (use.losesTooOften()) {
+                out.printf(
+                        Locale.ROOT,
+                        "Warning: %s lost %d of %d games on time (%.1f%%); under an overrun margin of %d ms"
+                                + " (timemargin=%d) none of those moves would have lost%n",
+                        use.engine(),
+                        use.timeLosses(),
+                        use.games(),
+                        100.0 * use.timeLosses() / use.games(),
+                        use.savingMarginMillis(),
+                        use.savingMarginMillis());
+            }
         }
     }
 

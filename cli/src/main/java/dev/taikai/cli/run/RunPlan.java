@@ -62,6 +62,8 @@ public record RunPlan(TournamentSpec spec, Catalog catalog, Path output, boolean
                     .append(entrant.name())
                     .append(" tc=")
                     .append(entrant.timeControl())
+                    .append(" overrun-margin-ms=")
+                    .append(entrant.marginMillis(s.overrunMargin()))
                     .append(" command=")
                     .append(engine.command())
                     .append(" options=")
@@ -82,7 +84,6 @@ public record RunPlan(TournamentSpec spec, Catalog catalog, Path output, boolean
                 .append(" seed=")
                 .append(s.seed())
                 .append('\n');
-        out.append("overrun-margin-ms=").append(s.overrunMarginMillis()).append('\n');
         out.append("adjudication=").append(s.adjudication()).append('\n');
         out.append("sprt=").append(s.sprt()).append('\n');
         return out.toString();

@@ -264,6 +264,15 @@ final class RunRecords implements AutoCloseable {
                     standings.terminations(row.engine()).entrySet()) {
                 terminations.put(e.getKey().name().toLowerCase(Locale.ROOT), e.getValue());
             }
+            var use = standings.clockUse(row.engine());
+            ObjectNode clock = r.putObject("clock");
+            clock.put("moves", use.moves());
+            clock.put("moves_over_allowance", use.movesOver());
+            clock.put("max_overrun_ms", Math.round(use.largestOverrunNanos() / 1000.0) / 1000.0);
+            clock.put("time_losses", use.timeLosses());
+            if (use.timeLosses() > 0) {
+                clock.put("saving_margin_ms", use.savingMarginMillis());
+            }
         }
         return rows;
     }

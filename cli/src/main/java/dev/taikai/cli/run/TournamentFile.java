@@ -7,6 +7,7 @@ import dev.taikai.enginehost.config.ConfigException;
 import dev.taikai.enginehost.config.YamlNode;
 import dev.taikai.referee.game.Adjudication;
 import dev.taikai.referee.game.Opening;
+import dev.taikai.referee.game.OverrunMargin;
 import dev.taikai.referee.game.TimeControl;
 import dev.taikai.rules.Variant;
 import dev.taikai.tournament.Entrant;
@@ -48,7 +49,7 @@ public final class TournamentFile {
             "sprt",
             "output",
             "restart");
-    private static final Set<String> ENTRANT_KEYS = Set.of("engine", "name", "time-control");
+    private static final Set<String> ENTRANT_KEYS = Set.of("engine", "name", "time-control", "overrun-margin-ms");
 
     private TournamentFile() {}
 
@@ -118,8 +119,9 @@ public final class TournamentFile {
                 random = order.equals("random");
             }
         }
-        long margin =
-                f.containsKey("overrun-margin-ms") ? f.get("overrun-margin-ms").number(0, 3_600_000) : 0;
+        OverrunMargin margin = f.containsKey("overrun-margin-ms")
+                ? OverrunMargin.of(f.get("overrun-margin-ms").number(0, OverrunMargin.MAX_MILLIS))
+                : OverrunMargin.BY_RULE;
         Adjudication adjudication =
                 f.containsKey("adjudication") ? adjudication(f.get("adjudication")) : Adjudication.DEFAULT;
         int concurrency = f.containsKey("concurrency")
@@ -179,6 +181,9 @@ public final class TournamentFile {
         }
         Map<String, YamlNode> fields = item.mapping(Set.of());
         TimeControl own = fields.containsKey("time-control") ? timeControl(fields.get("time-control")) : timeControl;
+        OverrunMargin margin = fields.containsKey("overrun-margin-ms")
+                ? OverrunMargin.of(fields.get("overrun-margin-ms").number(0, OverrunMargin.MAX_MILLIS))
+                : null;
         if (fields.containsKey("engine")) {
             item.mapping(ENTRANT_KEYS);
             String id = fields.get("engine").nonEmpty();
@@ -186,13 +191,14 @@ public final class TournamentFile {
                 throw fields.get("engine").error("no engine '" + id + "' in the catalog");
             }
             String name = fields.containsKey("name") ? fields.get("name").nonEmpty() : id;
-            return new Entrant(name, id, own);
+            return new Entrant(name, id, Map.of(), own, margin);
         }
         Set<String> keys = new HashSet<>(Catalog.ENGINE_KEYS);
         keys.add("time-control");
+        keys.add("overrun-margin-ms");
         EngineSpec spec = Catalog.engine(item, keys);
         inline.add(spec);
-        return new Entrant(spec.id(), spec.id(), own);
+        return new Entrant(spec.id(), spec.id(), Map.of(), own, margin);
     }
 
     private static TimeControl timeControl(YamlNode node) throws ConfigException {

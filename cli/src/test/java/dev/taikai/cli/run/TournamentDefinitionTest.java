@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.taikai.enginehost.config.ConfigException;
 import dev.taikai.referee.game.Adjudication;
+import dev.taikai.referee.game.OverrunMargin;
 import dev.taikai.referee.game.TimeControl;
 import dev.taikai.rules.Variant;
 import dev.taikai.tournament.Entrant;
@@ -145,6 +146,7 @@ class TournamentDefinitionTest {
                 "-engine",
                 "conf=taikai-3",
                 "name=three",
+                "timemargin=40",
                 "-engine",
                 "conf=fairy-stockfish",
                 "option.Skill Level=2",
@@ -191,11 +193,13 @@ class TournamentDefinitionTest {
                 flags.engineOf(spec.entrants().get(1)).options());
         assertEquals(new Adjudication(240, 900, 3, 15, 6, 60), spec.adjudication());
         assertEquals(new Sprt(0, 5, 0.05, 0.1), spec.sprt());
-        assertEquals(25, spec.overrunMarginMillis());
+        assertEquals(OverrunMargin.of(25), spec.overrunMargin());
+        assertEquals(OverrunMargin.of(40), spec.entrants().get(0).overrunMargin(), "timemargin= is that engine's");
+        assertEquals(null, spec.entrants().get(1).overrunMargin(), "the other has the tournament's");
         assertEquals(9, spec.seed());
         assertTrue(spec.randomOrder());
 
-        String engines = "engines:\n  - {engine: taikai-3, name: three}\n"
+        String engines = "engines:\n  - {engine: taikai-3, name: three, overrun-margin-ms: 40}\n"
                 + "  - {id: fairy-stockfish, command: fairy-stockfish, options: {Skill Level: 2}, quirks: [swapped-clocks]}\n";
         Files.writeString(
                 dir.resolve("same.yaml"),
@@ -221,6 +225,8 @@ class TournamentDefinitionTest {
                 "-variant minishogi -engine cmd=/bin/engine -engine cmd=/bin/engine | two engines are named 'engine'",
                 "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -sprt elo0=0 | -sprt needs elo1=",
                 "-variant minishogi -engine conf=taikai-1 arg=x -engine conf=taikai-2 | takes only name, option.* and time settings, not 'arg=x'",
+                "-variant minishogi -engine conf=taikai-1 timemargin=-5 -engine conf=taikai-2 | timemargin: an overrun margin is 0 to 60000 ms, not -5",
+                "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -timemargin soon | -timemargin needs a whole number, not 'soon'",
             })
     void badFlagsSayWhatIsWrong(String commandLine, String message) {
         ConfigException e =

@@ -4,6 +4,7 @@ import dev.taikai.enginehost.catalog.EngineSpec;
 import dev.taikai.enginehost.catalog.Quirk;
 import dev.taikai.enginehost.check.CheckReport.Verdict;
 import dev.taikai.enginehost.usi.BestMove;
+import dev.taikai.enginehost.usi.DefaultMargin;
 import dev.taikai.enginehost.usi.EngineFailure;
 import dev.taikai.enginehost.usi.GameEnd;
 import dev.taikai.enginehost.usi.MoveReply;
@@ -34,8 +35,6 @@ import java.util.function.Consumer;
 public final class EngineCheck {
     private static final long MILLI = 1_000_000;
     private static final int OVERHEAD_SAMPLES = 20;
-    /** Overrunning the allowed time by up to this much is a warning (tournaments set their own margin). */
-    private static final long OVERRUN_WARNING_MILLIS = 50;
     /** The swapped-clocks check's large clock: the engine's own, then its opponent's. */
     private static final long LARGE_CLOCK_MILLIS = 10_000;
     /** The swapped-clocks check's tiny clock: the opponent's, then the engine's own. */
@@ -193,14 +192,18 @@ public final class EngineCheck {
                 + (allowed >= 0 ? " (" + allowed + " ms allowed)" : "");
         if (illegal.isPresent()) {
             add(name, Verdict.FAIL, detail + ": " + illegal.get(), true);
-        } else if (allowed >= 0 && tookMillis > allowed + OVERRUN_WARNING_MILLIS) {
-            add(name, Verdict.FAIL, detail + ": over its time by " + (tookMillis - allowed) + " ms", true);
         } else if (allowed >= 0 && tookMillis > allowed) {
+            long margin = DefaultMargin.of(limits, Color.SENTE);
+            boolean loses = tookMillis > allowed + margin;
             add(
                     name,
-                    Verdict.WARN,
-                    detail + ": over its time by " + (tookMillis - allowed)
-                            + " ms; a tournament's overrun margin decides whether that loses",
+                    loses ? Verdict.FAIL : Verdict.WARN,
+                    detail + ": over its time by " + (tookMillis - allowed) + " ms, "
+                            + (loses
+                                    ? "more than the default overrun margin of " + margin
+                                            + " ms: under default settings it would lose on time"
+                                    : "within the default overrun margin of " + margin
+                                            + " ms (a margin of 0 would lose it)"),
                     true);
         } else {
             add(name, Verdict.PASS, detail, true);

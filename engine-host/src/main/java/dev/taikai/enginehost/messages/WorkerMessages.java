@@ -38,6 +38,7 @@ public final class WorkerMessages {
                 .setMovetimeMs(limits.moveTimeMillis())
                 .setNodes(limits.nodes())
                 .setDepth(limits.depth())
+                .setGraceMs(limits.graceMillis())
                 .build();
     }
 
@@ -56,6 +57,9 @@ public final class WorkerMessages {
         if (form == SearchLimits.Form.DEPTH && limits.getDepth() <= 0) {
             throw new IllegalArgumentException("go.limits.depth must be positive");
         }
+        if (limits.getGraceMs() < 0 || limits.getGraceMs() > 60_000) {
+            throw new IllegalArgumentException("go.limits.grace_ms must be 0 to 60000");
+        }
         if (form == SearchLimits.Form.MOVETIME && limits.getMovetimeMs() <= 0) {
             throw new IllegalArgumentException("go.limits.movetime_ms must be positive");
         }
@@ -70,7 +74,8 @@ public final class WorkerMessages {
                     limits.getMovetimeMs(),
                     limits.getNodes(),
                     limits.getDepth(),
-                    false);
+                    false,
+                    limits.getGraceMs());
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("go.limits: " + e.getMessage());
         }

@@ -7,6 +7,9 @@ import dev.taikai.rules.Color;
  * {@code btime/wtime} with {@code byoyomi}, {@code btime/wtime} with {@code binc/winc}, {@code
  * movetime}, {@code nodes}, {@code depth}, {@code infinite}; any of them can be sent as {@code go
  * ponder}. {@code b} is always sente and {@code w} gote, unless the engine has the swapped-clocks quirk.
+ *
+ * @param graceMillis how long past the allowed time the referee still takes a move (its overrun margin):
+ *     the driver waits that much longer before it calls a silent engine stalled; never sent to the engine
  */
 public record SearchLimits(
         Form form,
@@ -18,7 +21,8 @@ public record SearchLimits(
         long moveTimeMillis,
         long nodes,
         int depth,
-        boolean ponder) {
+        boolean ponder,
+        long graceMillis) {
     public enum Form {
         BYOYOMI,
         FISCHER,
@@ -36,39 +40,49 @@ public record SearchLimits(
                 || goteIncrementMillis < 0
                 || moveTimeMillis < 0
                 || nodes < 0
-                || depth < 0) {
+                || depth < 0
+                || graceMillis < 0) {
             throw new IllegalArgumentException("search limits must not be negative: " + form);
         }
     }
 
     public static SearchLimits byoyomi(long senteMillis, long goteMillis, long byoyomiMillis) {
-        return new SearchLimits(Form.BYOYOMI, senteMillis, goteMillis, byoyomiMillis, 0, 0, 0, 0, 0, false);
+        return new SearchLimits(Form.BYOYOMI, senteMillis, goteMillis, byoyomiMillis, 0, 0, 0, 0, 0, false, 0);
     }
 
     public static SearchLimits fischer(
             long senteMillis, long goteMillis, long senteIncrementMillis, long goteIncrementMillis) {
         return new SearchLimits(
-                Form.FISCHER, senteMillis, goteMillis, 0, senteIncrementMillis, goteIncrementMillis, 0, 0, 0, false);
+                Form.FISCHER, senteMillis, goteMillis, 0, senteIncrementMillis, goteIncrementMillis, 0, 0, 0, false, 0);
     }
 
     public static SearchLimits movetime(long millis) {
-        return new SearchLimits(Form.MOVETIME, 0, 0, 0, 0, 0, millis, 0, 0, false);
+        return new SearchLimits(Form.MOVETIME, 0, 0, 0, 0, 0, millis, 0, 0, false, 0);
     }
 
     public static SearchLimits nodes(long nodes) {
-        return new SearchLimits(Form.NODES, 0, 0, 0, 0, 0, 0, nodes, 0, false);
+        return new SearchLimits(Form.NODES, 0, 0, 0, 0, 0, 0, nodes, 0, false, 0);
     }
 
     public static SearchLimits depth(int depth) {
-        return new SearchLimits(Form.DEPTH, 0, 0, 0, 0, 0, 0, 0, depth, false);
+        return new SearchLimits(Form.DEPTH, 0, 0, 0, 0, 0, 0, 0, depth, false, 0);
     }
 
     public static SearchLimits infinite() {
-        return new SearchLimits(Form.INFINITE, 0, 0, 0, 0, 0, 0, 0, 0, false);
+        return new SearchLimits(Form.INFINITE, 0, 0, 0, 0, 0, 0, 0, 0, false, 0);
     }
 
     /** The same limits sent as {@code go ponder}. */
     public SearchLimits pondering() {
+        return with(true, graceMillis);
+    }
+
+    /** The same limits with {@code millis} of grace past the allowed time ({@link #graceMillis}). */
+    public SearchLimits withGrace(long millis) {
+        return with(ponder, millis);
+    }
+
+    private SearchLimits with(boolean ponder, long graceMillis) {
         return new SearchLimits(
                 form,
                 senteMillis,
@@ -79,7 +93,8 @@ public record SearchLimits(
                 moveTimeMillis,
                 nodes,
                 depth,
-                true);
+                ponder,
+                graceMillis);
     }
 
     /** The {@code go} line; with {@code swappedClocks} the sente and gote values trade places. */

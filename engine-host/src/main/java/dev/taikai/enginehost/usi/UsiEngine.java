@@ -286,7 +286,9 @@ public final class UsiEngine implements StartResult, EngineSession {
 
     private long deadlineFrom(long startNanos, SearchLimits limits, Color side) {
         long allowed = limits.allowedMillis(side);
-        long millis = allowed >= 0 ? allowed + timeouts.moveMarginMillis() : timeouts.unboundedSearchMillis();
+        long millis = allowed >= 0
+                ? allowed + limits.graceMillis() + timeouts.moveMarginMillis()
+                : timeouts.unboundedSearchMillis();
         return startNanos + millis * MILLI;
     }
 
@@ -320,7 +322,13 @@ public final class UsiEngine implements StartResult, EngineSession {
         long allowed = search.limits.allowedMillis(search.side);
         long waited = (System.nanoTime() - search.goWrittenNanos) / MILLI;
         return "no bestmove " + waited + " ms after '" + search.limits.goCommand(spec.has(Quirk.SWAPPED_CLOCKS)) + "'"
-                + (allowed >= 0 ? " (" + allowed + " ms allowed + " + timeouts.moveMarginMillis() + " ms margin)" : "");
+                + (allowed >= 0
+                        ? " (" + allowed + " ms allowed + "
+                                + (search.limits.graceMillis() > 0
+                                        ? search.limits.graceMillis() + " ms overrun margin + "
+                                        : "")
+                                + timeouts.moveMarginMillis() + " ms margin)"
+                        : "");
     }
 
     private MoveReply bestMove(EngineOutput.Line line) {

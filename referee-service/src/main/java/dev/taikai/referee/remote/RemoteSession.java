@@ -129,7 +129,7 @@ public final class RemoteSession implements EngineSession {
             return failure;
         }
         long allowed = limits.allowedMillis(position.sideToMove());
-        long wait = (allowed < 0 ? UNBOUNDED_SEARCH_MILLIS : allowed + MOVE_MARGIN_MILLIS);
+        long wait = (allowed < 0 ? UNBOUNDED_SEARCH_MILLIS : allowed + limits.graceMillis() + MOVE_MARGIN_MILLIS);
         SessionEvent answer = call(SessionRequest.newBuilder().setGo(WorkerMessages.go(position, limits)), wait);
         if (answer.hasFailure()) {
             return failure;

@@ -69,6 +69,7 @@ class RefereeServiceTest {
                     TimeControl.moveTime(150),
                     TimeControl.moveTime(150),
                     OVERRUN_MARGIN_MILLIS,
+                    OVERRUN_MARGIN_MILLIS,
                     Adjudication.DEFAULT.withMoveLimit(12));
             Pairing pairing = new Pairing(
                     "t", game, new Pairing.Engine("fake", Map.of()), new Pairing.Engine("fake", Map.of()), 0);

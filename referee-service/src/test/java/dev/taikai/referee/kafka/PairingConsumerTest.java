@@ -107,6 +107,7 @@ class PairingConsumerTest {
                 TimeControl.byoyomi(0, 200),
                 TimeControl.byoyomi(0, 200),
                 0,
+                0,
                 Adjudication.DEFAULT.withMoveLimit(30));
         return new Pairing(
                 tournament,

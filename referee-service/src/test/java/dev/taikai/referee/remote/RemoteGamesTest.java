@@ -71,6 +71,7 @@ class RemoteGamesTest {
                 tc,
                 tc,
                 OVERRUN_MARGIN_MILLIS,
+                OVERRUN_MARGIN_MILLIS,
                 Adjudication.DEFAULT.withMoveLimit(40));
         return new Pairing("t-1", game, new Pairing.Engine(sente, Map.of()), new Pairing.Engine(gote, Map.of()), 0);
     }

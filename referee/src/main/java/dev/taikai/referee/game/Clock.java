@@ -6,7 +6,7 @@ import dev.taikai.rules.Color;
 /**
  * The referee's two clocks for one game. Each side runs on its own {@link TimeControl}. A move's time
  * is what the engine used as measured at the pipe; it loses on time when that exceeds what its control
- * allows by more than the overrun margin:
+ * allows by more than its side's overrun margin ({@link OverrunMargin}):
  *
  * <ul>
  *   <li>sudden death: the main time left;
@@ -17,27 +17,49 @@ import dev.taikai.rules.Color;
  * </ul>
  */
 public final class Clock {
-    /** What charging a move did. */
-    public record Charge(long usedNanos, long allowedNanos, boolean forfeit, long remainingMillis) {}
+    /**
+     * What charging a move did.
+     *
+     * @param timed false for controls without a time limit (nodes, depth)
+     * @param allowedNanos what the control allowed, before the margin; 0 when not timed
+     */
+    public record Charge(long usedNanos, boolean timed, long allowedNanos, boolean forfeit, long remainingMillis) {
+        /** How far the move went past its allowance, 0 when it did not. */
+        public long overrunNanos() {
+            return timed ? Math.max(0, usedNanos - allowedNanos) : 0;
+        }
+    }
 
     private static final long MILLI = 1_000_000;
 
     private final TimeControl[] controls;
     private final long[] remainingMillis;
-    private final long overrunMarginMillis;
+    private final long[] marginMillis;
 
-    public Clock(TimeControl sente, TimeControl gote, long overrunMarginMillis) {
+    public Clock(TimeControl sente, TimeControl gote, long senteMarginMillis, long goteMarginMillis) {
         this.controls = new TimeControl[] {sente, gote};
         this.remainingMillis = new long[] {sente.mainMillis(), gote.mainMillis()};
-        this.overrunMarginMillis = overrunMarginMillis;
+        this.marginMillis = new long[] {senteMarginMillis, goteMarginMillis};
+    }
+
+    /** The overrun margin of {@code side}, milliseconds. */
+    public long marginMillis(Color side) {
+        return marginMillis[side.index()];
     }
 
     public long remainingMillis(Color side) {
         return remainingMillis[side.index()];
     }
 
-    /** The {@code go} for {@code side}: its own control's form, with both clocks as they stand. */
+    /**
+     * The {@code go} for {@code side}: its own control's form, with both clocks as they stand, and its
+     * margin as the grace the driver gives a move past its time.
+     */
     public SearchLimits limitsFor(Color side) {
+        return limitsOf(side).withGrace(marginMillis[side.index()]);
+    }
+
+    private SearchLimits limitsOf(Color side) {
         TimeControl own = controls[side.index()];
         long sente = remainingMillis[0];
         long gote = remainingMillis[1];
@@ -59,11 +81,12 @@ public final class Clock {
             case SUDDEN_DEATH, FISCHER -> remainingMillis[i];
             case BYOYOMI -> remainingMillis[i] + own.byoyomiMillis();
             case MOVETIME -> own.moveTimeMillis();
-            case NODES, DEPTH -> Long.MAX_VALUE / (2 * MILLI);
+            case NODES, DEPTH -> 0; // no time limit
         };
+        boolean timed = own.kind() != TimeControl.Kind.NODES && own.kind() != TimeControl.Kind.DEPTH;
         long allowedNanos = allowedMillis * MILLI;
-        if (usedNanos > allowedNanos + overrunMarginMillis * MILLI) {
-            return new Charge(usedNanos, allowedNanos, true, remainingMillis[i]);
+        if (timed && usedNanos > allowedNanos + marginMillis[i] * MILLI) {
+            return new Charge(usedNanos, true, allowedNanos, true, remainingMillis[i]);
         }
         long usedMillis = (usedNanos + MILLI - 1) / MILLI;
         switch (own.kind()) {
@@ -71,6 +94,6 @@ public final class Clock {
             case FISCHER -> remainingMillis[i] = Math.max(0, remainingMillis[i] - usedMillis) + own.incrementMillis();
             default -> {}
         }
-        return new Charge(usedNanos, allowedNanos, false, remainingMillis[i]);
+        return new Charge(usedNanos, timed, allowedNanos, false, remainingMillis[i]);
     }
 }

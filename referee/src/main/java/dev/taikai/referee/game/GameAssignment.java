@@ -11,7 +11,9 @@ import dev.taikai.rules.Variant;
  * @param pairing 1-based index of the pairing (the two engines) in the round
  * @param gameInPairing 1-based; games 2k−1 and 2k of a pairing share an opening with colours swapped
  * @param sente the entrant playing sente, by its name in the tournament
- * @param overrunMarginMillis how far past its time an engine may answer before it loses on time
+ * @param senteMarginMillis how far past its allowance sente's move may end before it loses on time
+ *     ({@link OverrunMargin}, resolved for its time control)
+ * @param goteMarginMillis the same for gote
  */
 public record GameAssignment(
         String gameId,
@@ -24,8 +26,14 @@ public record GameAssignment(
         Opening opening,
         TimeControl senteTimeControl,
         TimeControl goteTimeControl,
-        long overrunMarginMillis,
+        long senteMarginMillis,
+        long goteMarginMillis,
         Adjudication adjudication) {
+    /** The overrun margin of {@code side}, milliseconds. */
+    public long marginMillis(dev.taikai.rules.Color side) {
+        return side == dev.taikai.rules.Color.SENTE ? senteMarginMillis : goteMarginMillis;
+    }
+
     /** The number of the game pair this game belongs to within its pairing (1-based). */
     public int pair() {
         return (gameInPairing + 1) / 2;

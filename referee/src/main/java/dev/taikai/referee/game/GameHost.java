@@ -83,6 +83,7 @@ public final class GameHost {
                 List.of(),
                 outcome,
                 startedEpochMillis,
-                System.currentTimeMillis());
+                System.currentTimeMillis(),
+                0);
     }
 }

@@ -9,6 +9,8 @@ import java.util.List;
  *
  * @param startSfen the position the engines started from (after the opening's book moves)
  * @param startedEpochMillis wall-clock start, for logs and records only
+ * @param timeLossOverrunNanos for a game lost on time, how far the losing move went past its allowance;
+ *     0 for every other ending
  */
 public record GameRecord(
         GameAssignment assignment,
@@ -16,7 +18,8 @@ public record GameRecord(
         List<MoveRecord> moves,
         Outcome outcome,
         long startedEpochMillis,
-        long finishedEpochMillis) {
+        long finishedEpochMillis,
+        long timeLossOverrunNanos) {
     public GameRecord {
         moves = List.copyOf(moves);
     }

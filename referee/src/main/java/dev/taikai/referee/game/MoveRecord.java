@@ -15,6 +15,9 @@ import dev.taikai.enginehost.usi.Score;
  * @param chargedNanos the time charged to the engine's clock: {@code timeNanos}, but at least {@code
  *     refereeNanos} minus the transport allowance and at most {@code refereeNanos} (ARCHITECTURE.md,
  *     decision 4)
+ * @param allowedNanos what the mover's clock allowed for the move, before the overrun margin; 0 for
+ *     controls without a time limit
+ * @param overrunNanos how far the charged time went past the allowance ({@link Clock.Charge#overrunNanos})
  */
 public record MoveRecord(
         String move,
@@ -24,12 +27,9 @@ public record MoveRecord(
         Score score,
         int depth,
         long nodes,
-        long chargedNanos) {
-    /** A move timed on the referee's own machine: the pipe time is what is charged. */
-    public MoveRecord(
-            String move, long timeNanos, long refereeNanos, long remainingMillis, Score score, int depth, long nodes) {
-        this(move, timeNanos, refereeNanos, remainingMillis, score, depth, nodes, timeNanos);
-    }
+        long chargedNanos,
+        long allowedNanos,
+        long overrunNanos) {
 
     public double timeMillis() {
         return timeNanos / 1e6;

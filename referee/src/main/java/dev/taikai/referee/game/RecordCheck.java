@@ -98,7 +98,8 @@ public final class RecordCheck {
                 },
                 new Object[] {"sente's time control", played.senteTimeControl(), planned.senteTimeControl()},
                 new Object[] {"gote's time control", played.goteTimeControl(), planned.goteTimeControl()},
-                new Object[] {"overrun margin", played.overrunMarginMillis(), planned.overrunMarginMillis()},
+                new Object[] {"sente's overrun margin", played.senteMarginMillis(), planned.senteMarginMillis()},
+                new Object[] {"gote's overrun margin", played.goteMarginMillis(), planned.goteMarginMillis()},
                 new Object[] {"adjudication", played.adjudication(), planned.adjudication()});
         for (Object[] field : fields) {
             if (!field[1].equals(field[2])) {

@@ -45,7 +45,11 @@ public final class Referee {
         Game game = new Game(assignment.opening().position());
         observer.started(assignment, game.start().toSfen());
         Clock clock = new Clock(
-                assignment.senteTimeControl(), assignment.goteTimeControl(), assignment.overrunMarginMillis());
+                assignment.senteTimeControl(),
+                assignment.goteTimeControl(),
+                assignment.senteMarginMillis(),
+                assignment.goteMarginMillis());
+        long timeLossOverrunNanos = 0;
         Adjudicator adjudicator = new Adjudicator(assignment.adjudication());
         List<MoveRecord> moves = new ArrayList<>();
         Transcript transcript = new Transcript(game);
@@ -57,9 +61,13 @@ public final class Referee {
             long asked = System.nanoTime();
             MoveReply reply = player.go(position, limits);
             long answered = System.nanoTime();
+            Clock.Charge[] charged = new Clock.Charge[1];
             Optional<Outcome> ended =
-                    judge(game, clock, side, player, reply, answered - asked, transportAllowanceNanos, moves);
+                    judge(game, clock, side, player, reply, answered - asked, transportAllowanceNanos, moves, charged);
             if (ended.isPresent()) {
+                if (ended.get().termination() == Termination.TIME_FORFEIT) {
+                    timeLossOverrunNanos = charged[0].overrunNanos();
+                }
                 game.end(
                         ended.get().termination(),
                         ended.get().result(),
@@ -84,13 +92,22 @@ public final class Referee {
         Outcome outcome = game.outcome().orElseThrow();
         sente.gameOver(Player.endFor(outcome.winner() == Color.SENTE, outcome.result() == Result.DRAW));
         gote.gameOver(Player.endFor(outcome.winner() == Color.GOTE, outcome.result() == Result.DRAW));
-        GameRecord record =
-                new GameRecord(assignment, game.start().toSfen(), moves, outcome, started, System.currentTimeMillis());
+        GameRecord record = new GameRecord(
+                assignment,
+                game.start().toSfen(),
+                moves,
+                outcome,
+                started,
+                System.currentTimeMillis(),
+                timeLossOverrunNanos);
         observer.finished(record);
         return record;
     }
 
-    /** The engine's answer judged: an ending outside the rules, or the move played and recorded. */
+    /**
+     * The engine's answer judged: an ending outside the rules, or the move played and recorded; a move's
+     * charge is left in {@code charged[0]}.
+     */
     private static Optional<Outcome> judge(
             Game game,
             Clock clock,
@@ -99,22 +116,27 @@ public final class Referee {
             MoveReply reply,
             long refereeNanos,
             long transportAllowanceNanos,
-            List<MoveRecord> moves) {
+            List<MoveRecord> moves,
+            Clock.Charge[] charged) {
         Result loss = Result.lossFor(side);
         String who = side.displayName() + " (" + player.name() + ")";
         if (reply instanceof EngineFailure failure) {
             return Optional.of(new Outcome(loss, failure.termination(), who + ": " + failure));
         }
         BestMove best = (BestMove) reply;
-        long charged = MoveRecord.charge(best.engineNanos(), refereeNanos, transportAllowanceNanos);
-        Clock.Charge charge = clock.charge(side, charged);
+        long chargedNanos = MoveRecord.charge(best.engineNanos(), refereeNanos, transportAllowanceNanos);
+        Clock.Charge charge = clock.charge(side, chargedNanos);
+        charged[0] = charge;
         if (charge.forfeit()) {
             return Optional.of(new Outcome(
                     loss,
                     Termination.TIME_FORFEIT,
                     String.format(
-                            "%s used %.1f ms of %d ms allowed",
-                            who, charge.usedNanos() / 1e6, charge.allowedNanos() / 1_000_000)));
+                            "%s used %.1f ms of %d ms allowed (and a margin of %d ms)",
+                            who,
+                            charge.usedNanos() / 1e6,
+                            charge.allowedNanos() / 1_000_000,
+                            clock.marginMillis(side))));
         }
         if (best.resigned()) {
             return Optional.of(new Outcome(loss, Termination.RESIGNATION, who + " resigned"));
@@ -142,7 +164,9 @@ public final class Referee {
                 info == null ? null : info.score(),
                 info == null ? -1 : info.depth(),
                 info == null ? -1 : info.nodes(),
-                charged));
+                chargedNanos,
+                charge.allowedNanos(),
+                charge.overrunNanos()));
         return Optional.empty();
     }
 }

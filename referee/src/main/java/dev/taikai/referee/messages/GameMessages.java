@@ -41,22 +41,23 @@ public final class GameMessages {
                 .setPairing(g.pairing())
                 .setGameInPairing(g.gameInPairing())
                 .setVariant(WorkerMessages.toProto(g.variant()))
-                .setSente(player(g.sente(), pairing.sente(), g.senteTimeControl()))
-                .setGote(player(g.gote(), pairing.gote(), g.goteTimeControl()))
+                .setSente(player(g.sente(), pairing.sente(), g.senteTimeControl(), g.senteMarginMillis()))
+                .setGote(player(g.gote(), pairing.gote(), g.goteTimeControl(), g.goteMarginMillis()))
                 .setOpeningSfen(g.opening().sfen())
                 .addAllOpeningMoves(g.opening().moves())
-                .setOverrunMarginMs(g.overrunMarginMillis())
                 .setAdjudication(toProto(g.adjudication()))
                 .setPlanIndex(pairing.planIndex())
                 .build();
     }
 
-    private static PlayerAssignment player(String name, Pairing.Engine engine, TimeControl timeControl) {
+    private static PlayerAssignment player(
+            String name, Pairing.Engine engine, TimeControl timeControl, long marginMillis) {
         return PlayerAssignment.newBuilder()
                 .setName(name)
                 .setEngineId(engine.engineId())
                 .putAllOptions(engine.options())
                 .setTimeControl(toProto(timeControl))
+                .setOverrunMarginMs(marginMillis)
                 .build();
     }
 
@@ -82,10 +83,8 @@ public final class GameMessages {
         if (senteName.equals(goteName)) {
             throw new IllegalArgumentException("sente.name and gote.name are both '" + senteName + "'");
         }
-        if (message.getOverrunMarginMs() < 0 || message.getOverrunMarginMs() > 60_000) {
-            throw new IllegalArgumentException(
-                    "overrun_margin_ms must be 0 to 60000, not " + message.getOverrunMarginMs());
-        }
+        margin("sente.overrun_margin_ms", sente.getOverrunMarginMs());
+        margin("gote.overrun_margin_ms", gote.getOverrunMarginMs());
         GameAssignment game = new GameAssignment(
                 localId,
                 message.getRound(),
@@ -97,9 +96,17 @@ public final class GameMessages {
                 opening(variant, message.getOpeningSfen(), message.getOpeningMovesList()),
                 timeControl("sente.time_control", sente.getTimeControl()),
                 timeControl("gote.time_control", gote.getTimeControl()),
-                message.getOverrunMarginMs(),
+                sente.getOverrunMarginMs(),
+                gote.getOverrunMarginMs(),
                 adjudication(message.getAdjudication()));
         return new Pairing(tournamentId, game, engine("sente", sente), engine("gote", gote), message.getPlanIndex());
+    }
+
+    private static void margin(String field, long millis) {
+        if (millis < 0 || millis > dev.taikai.referee.game.OverrunMargin.MAX_MILLIS) {
+            throw new IllegalArgumentException(
+                    field + " must be 0 to " + dev.taikai.referee.game.OverrunMargin.MAX_MILLIS + ", not " + millis);
+        }
     }
 
     private static Pairing.Engine engine(String side, PlayerAssignment player) {
@@ -215,7 +222,8 @@ public final class GameMessages {
                 .setFinishedUnixMs(record.finishedEpochMillis())
                 .setRefereeId(refereeId)
                 .setSenteWorker(senteWorker)
-                .setGoteWorker(goteWorker);
+                .setGoteWorker(goteWorker)
+                .setTimeLossOverrunNs(record.timeLossOverrunNanos());
         for (MoveRecord move : record.moves()) {
             var m = dev.taikai.proto.common.v1.MoveRecord.newBuilder()
                     .setMove(move.move())
@@ -224,7 +232,9 @@ public final class GameMessages {
                     .setChargedNs(move.chargedNanos())
                     .setRemainingMs(move.remainingMillis())
                     .setDepth(move.depth())
-                    .setNodes(move.nodes());
+                    .setNodes(move.nodes())
+                    .setAllowedNs(move.allowedNanos())
+                    .setOverrunNs(move.overrunNanos());
             if (move.score() != null) {
                 m.setScore(WorkerMessages.toProto(move.score()));
             }
@@ -248,7 +258,9 @@ public final class GameMessages {
                     m.hasScore() ? WorkerMessages.fromProto(m.getScore()) : null,
                     m.getDepth(),
                     m.getNodes(),
-                    m.getChargedNs()));
+                    m.getChargedNs(),
+                    m.getAllowedNs(),
+                    m.getOverrunNs()));
         }
         Outcome outcome =
                 new Outcome(result(message.getResult()), termination(message.getTermination()), message.getDetail());
@@ -258,7 +270,8 @@ public final class GameMessages {
                 moves,
                 outcome,
                 message.getStartedUnixMs(),
-                message.getFinishedUnixMs());
+                message.getFinishedUnixMs(),
+                message.getTimeLossOverrunNs());
         return new Read(pairing, record);
     }
 

@@ -2,6 +2,7 @@ package dev.taikai.referee.game;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.taikai.enginehost.catalog.EngineSpec;
@@ -96,7 +97,8 @@ class RefereeTest {
                 record.outcome().termination(),
                 record.outcome().toString());
         assertEquals(Result.SENTE_WINS, record.outcome().result());
-        Matcher used = Pattern.compile("gote \\(gote\\) used (\\d+\\.\\d) ms of 200 ms allowed")
+        Matcher used = Pattern.compile(
+                        "gote \\(gote\\) used (\\d+\\.\\d) ms of 200 ms allowed \\(and a margin of 0 ms\\)")
                 .matcher(record.outcome().detail());
         assertTrue(used.matches(), record.outcome().detail());
         // the engine waits 400 ms by its own millisecond clock: at most 1 ms less by the referee's
@@ -165,25 +167,50 @@ class RefereeTest {
 
     @Test
     void clocksFollowTheirControl() {
-        Clock fischer = new Clock(TimeControl.fischer(1000, 100), TimeControl.suddenDeath(500), 0);
+        Clock fischer = new Clock(TimeControl.fischer(1000, 100), TimeControl.suddenDeath(500), 0, 0);
         assertEquals(
                 "go btime 1000 wtime 500 binc 100 winc 0",
                 fischer.limitsFor(Color.SENTE).goCommand(false));
         assertEquals(1000 - 250 + 100, fischer.charge(Color.SENTE, 250_000_000).remainingMillis());
         assertTrue(fischer.charge(Color.GOTE, 500_000_001).forfeit(), "sudden death: over the main time");
 
-        Clock byoyomi = new Clock(TimeControl.byoyomi(300, 100), TimeControl.byoyomi(300, 100), 20);
+        Clock byoyomi = new Clock(TimeControl.byoyomi(300, 100), TimeControl.byoyomi(300, 100), 20, 0);
         assertEquals(
                 "go btime 300 wtime 300 byoyomi 100",
                 byoyomi.limitsFor(Color.GOTE).goCommand(false));
         assertEquals(0, byoyomi.charge(Color.SENTE, 350_000_000).remainingMillis(), "byoyomi covered the rest");
         assertTrue(!byoyomi.charge(Color.SENTE, 115_000_000).forfeit(), "within the overrun margin");
         assertTrue(byoyomi.charge(Color.SENTE, 121_000_000).forfeit(), "beyond byoyomi plus margin");
+        assertTrue(byoyomi.charge(Color.GOTE, 400_000_001).forfeit(), "gote's margin is its own: none");
+        assertEquals(15_000_000, byoyomi.charge(Color.SENTE, 115_000_000).overrunNanos(), "the overrun is kept");
+        assertEquals(0, byoyomi.charge(Color.SENTE, 99_000_000).overrunNanos());
 
-        Clock fixed = new Clock(TimeControl.moveTime(50), TimeControl.nodes(10), 0);
+        Clock fixed = new Clock(TimeControl.moveTime(50), TimeControl.nodes(10), 0, 0);
         assertEquals("go movetime 50", fixed.limitsFor(Color.SENTE).goCommand(false));
         assertEquals("go nodes 10", fixed.limitsFor(Color.GOTE).goCommand(false));
         assertTrue(!fixed.charge(Color.GOTE, 60_000_000_000L).forfeit(), "nodes: no time limit");
+        assertEquals(0, fixed.charge(Color.GOTE, 60_000_000_000L).overrunNanos(), "nodes: nothing to overrun");
+    }
+
+    @Test
+    void theDefaultMarginFollowsTheControl() {
+        assertEquals(25, OverrunMargin.rule(TimeControl.moveTime(50)), "half of a short move time");
+        assertEquals(50, OverrunMargin.rule(TimeControl.moveTime(100)), "the floor");
+        assertEquals(100, OverrunMargin.rule(TimeControl.moveTime(1000)), "a tenth");
+        assertEquals(50, OverrunMargin.rule(TimeControl.byoyomi(0, 100)));
+        assertEquals(50, OverrunMargin.rule(TimeControl.byoyomi(10_000, 100)), "byoyomi, not the main time");
+        assertEquals(50, OverrunMargin.rule(TimeControl.fischer(1000, 10)));
+        assertEquals(200, OverrunMargin.rule(TimeControl.fischer(60_000, 2000)));
+        assertEquals(0, OverrunMargin.rule(TimeControl.depth(5)));
+        assertEquals(0, OverrunMargin.of(0).millisFor(TimeControl.moveTime(50)), "0 stays 0");
+        assertEquals(30, OverrunMargin.of(30).millisFor(TimeControl.moveTime(1000)));
+        for (long t : new long[] {1, 2, 10, 50, 99, 100, 1000, 60_000}) {
+            TimeControl control = TimeControl.moveTime(t);
+            Clock clock = new Clock(control, control, OverrunMargin.rule(control), OverrunMargin.rule(control));
+            assertTrue(clock.charge(Color.SENTE, 2 * t * 1_000_000).forfeit(), "twice the time loses at " + t);
+        }
+        IllegalArgumentException tooMuch = assertThrows(IllegalArgumentException.class, () -> OverrunMargin.of(60_001));
+        assertEquals("an overrun margin is 0 to 60000 ms, not 60001", tooMuch.getMessage());
     }
 
     @Test
@@ -246,7 +273,7 @@ class RefereeTest {
                 senteEngine.newGame();
                 goteEngine.newGame();
                 GameAssignment assignment = new GameAssignment(
-                        "test", 1, 1, 1, variant, "sente", "gote", opening, senteTc, goteTc, 0, adjudication);
+                        "test", 1, 1, 1, variant, "sente", "gote", opening, senteTc, goteTc, 0, 0, adjudication);
                 GameRecord record = Referee.play(
                         assignment, new SessionPlayer("sente", senteEngine), new SessionPlayer("gote", goteEngine));
                 // every honest record, whatever ended it, holds up when replayed as the scheduler replays it

@@ -71,7 +71,8 @@ public class TournamentBookTest {
         if (result == Result.DRAW) {
             for (int ply = 0; ply < game.adjudication().moveLimitPlies(); ply++) {
                 int move = position.legalMoves()[0];
-                moves.add(new MoveRecord(Usi.format(move, position.variant()), 1_000_000, 1_000_000, 0, null, -1, -1));
+                moves.add(new MoveRecord(
+                        Usi.format(move, position.variant()), 1_000_000, 1_000_000, 0, null, -1, -1, 1_000_000, 0, 0));
                 position = position.play(move);
             }
             outcome = new Outcome(Result.DRAW, Termination.ADJUDICATION, "move limit");
@@ -79,7 +80,7 @@ public class TournamentBookTest {
             outcome = new Outcome(result, Termination.DISCONNECT, "the loser's engine did not start");
         }
         var record = new dev.taikai.referee.game.GameRecord(
-                game, game.opening().position().toSfen(), moves, outcome, 1, 2);
+                game, game.opening().position().toSfen(), moves, outcome, 1, 2, 0);
         return GameMessages.toProto(pairing, record, "ref", "w", "w");
     }
 
@@ -259,7 +260,8 @@ public class TournamentBookTest {
                 real.game().opening(),
                 real.game().senteTimeControl(),
                 real.game().goteTimeControl(),
-                0,
+                real.game().goteMarginMillis(),
+                real.game().senteMarginMillis(),
                 real.game().adjudication());
         Pairing wrongColours = new Pairing("t1", swapped, real.gote(), real.sente(), 0);
         assertEquals(

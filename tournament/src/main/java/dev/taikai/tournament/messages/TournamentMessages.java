@@ -5,6 +5,7 @@ import dev.taikai.enginehost.messages.WorkerMessages;
 import dev.taikai.proto.tournament.v1.TournamentSpec.Builder;
 import dev.taikai.referee.game.Adjudication;
 import dev.taikai.referee.game.Opening;
+import dev.taikai.referee.game.OverrunMargin;
 import dev.taikai.referee.game.TimeControl;
 import dev.taikai.referee.messages.GameMessages;
 import dev.taikai.rules.Variant;
@@ -83,9 +84,9 @@ public final class TournamentMessages {
         }
         Adjudication adjudication =
                 message.hasAdjudication() ? GameMessages.adjudication(message.getAdjudication()) : Adjudication.DEFAULT;
-        if (message.getOverrunMarginMs() < 0 || message.getOverrunMarginMs() > 60_000) {
-            throw new IllegalArgumentException("overrun_margin_ms must be 0 to 60000");
-        }
+        OverrunMargin margin = message.hasOverrunMarginMs()
+                ? margin("overrun_margin_ms", message.getOverrunMarginMs())
+                : OverrunMargin.BY_RULE;
         int rounds = message.getRounds();
         int games = message.getGamesPerPairing();
         if ((rounds < 1 && format != Format.LEAGUE) || rounds < 0 || games < 1) {
@@ -120,7 +121,7 @@ public final class TournamentMessages {
                 games,
                 openings,
                 message.getRandomOrder(),
-                message.getOverrunMarginMs(),
+                margin,
                 adjudication,
                 concurrency,
                 message.getSeed(),
@@ -142,7 +143,17 @@ public final class TournamentMessages {
         }
         TimeControl own =
                 e.hasTimeControl() ? GameMessages.timeControl(field + ".time_control", e.getTimeControl()) : common;
-        return new Entrant(entrantName, engineId, e.getOptionsMap(), own);
+        OverrunMargin margin =
+                e.hasOverrunMarginMs() ? margin(field + ".overrun_margin_ms", e.getOverrunMarginMs()) : null;
+        return new Entrant(entrantName, engineId, e.getOptionsMap(), own, margin);
+    }
+
+    private static OverrunMargin margin(String field, long millis) {
+        try {
+            return OverrunMargin.of(millis);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(field + ": " + e.getMessage());
+        }
     }
 
     /** The common time control of a spec message, or null when it has none. */
@@ -183,15 +194,21 @@ public final class TournamentMessages {
                 .setGamesPerPairing(spec.gamesPerPairing())
                 .setRandomOrder(spec.randomOrder())
                 .setSeed(spec.seed())
-                .setOverrunMarginMs(spec.overrunMarginMillis())
                 .setAdjudication(GameMessages.toProto(spec.adjudication()))
                 .setConcurrency(spec.concurrency());
+        if (!spec.overrunMargin().byRule()) {
+            builder.setOverrunMarginMs(spec.overrunMargin().fixedMillis());
+        }
         for (Entrant entrant : spec.entrants()) {
-            builder.addEntrants(dev.taikai.proto.tournament.v1.Entrant.newBuilder()
+            var e = dev.taikai.proto.tournament.v1.Entrant.newBuilder()
                     .setName(entrant.name())
                     .setEngineId(entrant.engineId())
                     .putAllOptions(entrant.options())
-                    .setTimeControl(GameMessages.toProto(entrant.timeControl())));
+                    .setTimeControl(GameMessages.toProto(entrant.timeControl()));
+            if (entrant.overrunMargin() != null && !entrant.overrunMargin().byRule()) {
+                e.setOverrunMarginMs(entrant.overrunMargin().fixedMillis());
+            }
+            builder.addEntrants(e);
         }
         for (Opening opening : spec.openings()) {
             builder.addOpenings(opening.toString());

@@ -1,0 +1,108 @@
+#!/usr/bin/env bash
+# Clock benchmark: do honest engines lose on time under default settings? Plays Fairy-Stockfish against
+# itself and the built-in engine (taikai-4) against Fairy-Stockfish under each time control of issue 12,
+# at concurrency 1 and 2, with the default overrun margin (docs/tournaments.md, "Clocks"); and, as the
+# reference in the same run, a fake engine that takes twice its time per move, which must lose every
+# game on time (at most 10 games a control: each costs its first move). Reports per configuration: games, time losses by engine, the overrun of moves past their
+# allowance (median, p99 and largest, over all moves), the moves over their allowance, and stalls and
+# disconnects (the manager's faults, were there any).
+# Writes bench/results/clocks-latest.md.
+#
+# Usage: bench/clocks.sh [GAMES] [CONTROLS...]
+#   GAMES     games per configuration (default 200; even)
+#   CONTROLS  a subset of: st0.05 st0.1 st1 byo0.1 fischer1+0.01 10byo0.1 (default: all)
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+games="${1:-200}"
+shift || true
+controls=("$@")
+[ ${#controls[@]} -gt 0 ] || controls=(st0.05 st0.1 st1 byo0.1 fischer1+0.01 10byo0.1)
+out="$root/bench/out/clocks"
+report="$root/bench/results/clocks-latest.md"
+rm -rf "$out"
+mkdir -p "$out"
+"$root/taikai" --version >/dev/null
+
+flags() { # control -> the -each time flags
+  case "$1" in
+    st0.05) echo "st=0.05" ;;
+    st0.1) echo "st=0.1" ;;
+    st1) echo "st=1" ;;
+    byo0.1) echo "byoyomi=0.1" ;;
+    fischer1+0.01) echo "tc=1+0.01" ;;
+    10byo0.1) echo "tc=10 byoyomi=0.1" ;;
+    *) echo "unknown control $1" >&2; exit 2 ;;
+  esac
+}
+
+double_think() { # control -> ms the fake thinks: twice the time per move
+  case "$1" in
+    st0.05) echo 100 ;; st0.1) echo 200 ;; st1) echo 2000 ;; byo0.1) echo 200 ;;
+    fischer1+0.01) echo 2200 ;; 10byo0.1) echo 10200 ;;
+  esac
+}
+
+summarize() { # label control concurrency results.json -> one table row
+  python3 - "$@" <<'PY'
+import json, sys
+label, control, concurrency, path = sys.argv[1:5]
+results = json.load(open(path))
+games = results["games"]
+losses = {}
+faults = 0
+overruns = []
+for g in games:
+    if g["termination"] == "time_forfeit":
+        loser = g["gote"] if g["result"] == "sente" else g["sente"]
+        losses[loser] = losses.get(loser, 0) + 1
+    if g["termination"] in ("stall", "disconnect"):
+        faults += 1
+    for m in g["move_data"]:
+        overruns.append(m.get("overrun_ms", 0.0))
+over = sorted(o for o in overruns if o > 0)
+def pct(values, q):
+    return values[min(len(values) - 1, int(q * len(values)))] if values else 0.0
+engines = sorted({g["sente"] for g in games} | {g["gote"] for g in games})
+loss_text = ", ".join(f"{e} {losses.get(e, 0)}" for e in engines)
+print(f"| {label} | {control} | {concurrency} | {len(games)} | {loss_text} | {len(over)} of {len(overruns)} "
+      f"| {pct(over, 0.5):.1f} | {pct(over, 0.99):.1f} | {over[-1] if over else 0.0:.1f} | {faults} |")
+PY
+}
+
+play() { # label control concurrency games engine-args... -> one table row
+  local label="$1" control="$2" concurrency="$3" n="$4"; shift 4
+  local dir="$out/$label-$control-c$concurrency"
+  echo "$label, $control, concurrency $concurrency: $n games" >&2
+  # shellcheck disable=SC2046
+  "$root/taikai" run -variant minishogi "$@" -each $(flags "$control") -rounds $((n / 2)) -games 2 \
+    -concurrency "$concurrency" -maxmoves 60 -out "$dir" > "$dir.txt" 2> "$dir.progress" || true
+  summarize "$label" "$control" "$concurrency" "$dir/results.json"
+}
+
+rows=""
+for control in "${controls[@]}"; do
+  for concurrency in 1 2; do
+    rows+="$(play fsf-vs-fsf "$control" "$concurrency" "$games" -engine conf=fairy-stockfish name=fsf-a \
+      -engine conf=fairy-stockfish name=fsf-b)"$'\n'
+    rows+="$(play builtin-vs-fsf "$control" "$concurrency" "$games" -engine conf=taikai-4 name=taikai-4 \
+      -engine conf=fairy-stockfish name=fsf)"$'\n'
+  done
+  fake=(cmd="$root/taikai" arg=fake-engine arg=--think-ms arg="$(double_think "$control")")
+  rows+="$(play double-time-fake "$control" 1 "$(( games < 10 ? games : 10 ))" -engine name=double "${fake[@]}" \
+    -engine conf=fairy-stockfish name=fsf)"$'\n'
+done
+
+{
+  echo "# Clocks under default settings"
+  echo
+  echo "$(date -u +%Y-%m-%d), $(nproc) cores, $(uname -m); \`bench/clocks.sh $games ${controls[*]}\`; default overrun"
+  echo "margins (docs/tournaments.md: movetime and byoyomi t: max(50 ms, t/10), at most t/2; Fischer: max(50 ms,"
+  echo "increment/10)); -maxmoves 60. Reference in the same run: a fake engine that thinks twice its time"
+  echo "per move (it must lose every game on time). Overruns in ms over the moves past their allowance."
+  echo
+  echo "| pairing | control | concurrency | games | time losses | moves over allowance | overrun median | p99 | max | stalls + disconnects |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
+  printf "%s" "$rows"
+} > "$report"
+cat "$report"
