@@ -8,18 +8,25 @@
 # disconnects (the manager's faults, were there any).
 # Writes bench/results/clocks-latest.md.
 #
-# Usage: bench/clocks.sh [GAMES] [CONTROLS...]
+# With --cluster, the same games run through a local cluster (`taikai cluster up`: one worker with four
+# slots, one referee with two games at once) and are read back from the scheduler's API; the report is
+# bench/results/clocks-cluster-latest.md.
+#
+# Usage: bench/clocks.sh [--cluster] [GAMES] [CONTROLS...]
 #   GAMES     games per configuration (default 200; even)
 #   CONTROLS  a subset of: st0.05 st0.1 st1 byo0.1 fischer1+0.01 10byo0.1 (default: all)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+mode=local
+if [ "${1:-}" = --cluster ]; then mode=cluster; shift; fi
 games="${1:-200}"
 shift || true
 controls=("$@")
 [ ${#controls[@]} -gt 0 ] || controls=(st0.05 st0.1 st1 byo0.1 fischer1+0.01 10byo0.1)
-out="$root/bench/out/clocks"
+out="$root/bench/out/clocks-$mode"
 report="$root/bench/results/clocks-latest.md"
+[ "$mode" = local ] || report="$root/bench/results/clocks-cluster-latest.md"
 rm -rf "$out"
 mkdir -p "$out"
 "$root/taikai" --version >/dev/null
@@ -36,6 +43,13 @@ flags() { # control -> the -each time flags
   esac
 }
 
+control_text() { # control -> the tournament file's time-control
+  case "$1" in
+    st0.05) echo "movetime 0.05" ;; st0.1) echo "movetime 0.1" ;; st1) echo "movetime 1" ;;
+    byo0.1) echo "byoyomi 0.1" ;; fischer1+0.01) echo "1+0.01" ;; 10byo0.1) echo "10 byoyomi 0.1" ;;
+  esac
+}
+
 double_think() { # control -> ms the fake thinks: twice the time per move
   case "$1" in
     st0.05) echo 100 ;; st0.1) echo 200 ;; st1) echo 2000 ;; byo0.1) echo 200 ;;
@@ -43,12 +57,19 @@ double_think() { # control -> ms the fake thinks: twice the time per move
   esac
 }
 
-summarize() { # label control concurrency results.json -> one table row
+summarize() { # label control concurrency results.json|cluster-records.json -> one table row
   python3 - "$@" <<'PY'
 import json, sys
 label, control, concurrency, path = sys.argv[1:5]
 results = json.load(open(path))
 games = results["games"]
+if results.get("from") == "cluster":  # the scheduler's records, in protobuf's JSON
+    games = [{
+        "termination": r["termination"].removeprefix("TERMINATION_").lower(),
+        "result": r["result"].removeprefix("RESULT_").removesuffix("_WINS").lower(),
+        "sente": r["assignment"]["sente"]["name"], "gote": r["assignment"]["gote"]["name"],
+        "move_data": [{"overrun_ms": int(m.get("overrunNs", 0)) / 1e6} for m in r.get("moves", [])],
+    } for r in games]
 losses = {}
 faults = 0
 overruns = []
@@ -70,6 +91,63 @@ print(f"| {label} | {control} | {concurrency} | {len(games)} | {loss_text} | {le
 PY
 }
 
+cluster_dir="$out/cluster"
+if [ "$mode" = cluster ]; then
+  {
+    echo "engines:"
+    for control in "${controls[@]}"; do
+      echo "  - id: double-$(double_think "$control")"
+      echo "    command: '$root/taikai'"
+      echo "    args: [fake-engine, --think-ms, '$(double_think "$control")']"
+    done
+  } > "$out/fakes.yaml"
+  "$root/taikai" cluster up --dir "$cluster_dir" --workers 1 --slots 4 --referees 1 --games 2 \
+    --catalog "$out/fakes.yaml" >&2
+  trap '"$root/taikai" cluster down --dir "$cluster_dir" >&2 || true' EXIT
+fi
+
+fetch_records() { # tournament-id file: waits for the end, then writes every record
+  python3 - "$cluster_dir" "$1" "$2" <<'PY'
+import json, sys, time, urllib.request
+directory, tid, target = sys.argv[1:4]
+state = json.load(open(f"{directory}/cluster.json"))
+port = next(m["http_port"] for m in state["members"] if m["role"] == "scheduler")
+token = open(f"{directory}/access/viewer.token").read().strip()
+def get(path):
+    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers={"Authorization": f"Bearer {token}"})
+    return json.load(urllib.request.urlopen(req, timeout=60))
+while get(f"/api/tournaments/{tid}").get("status") == "STATUS_RUNNING":
+    time.sleep(2)
+records = []
+while True:
+    page = get(f"/api/tournaments/{tid}/games?offset={len(records)}&limit=1000")
+    records += page.get("records", [])
+    if len(records) >= int(page.get("total", 0)):
+        break
+json.dump({"from": "cluster", "games": records}, open(target, "w"))
+PY
+}
+
+play_cluster() { # label control concurrency games entrant... -> one table row
+  local label="$1" control="$2" concurrency="$3" n="$4"; shift 4
+  local file="$out/$label-$control-c$concurrency.yaml"
+  echo "$label, $control, concurrency $concurrency, cluster: $n games" >&2
+  {
+    echo "name: $label-$control-c$concurrency"
+    echo "variant: minishogi"
+    echo "rounds: $((n / 2))"
+    echo "games: 2"
+    echo "time-control: $(control_text "$control")"
+    echo "adjudication: {move-limit: 120}"
+    echo "engines:"
+    for entrant in "$@"; do echo "  - $entrant"; done
+  } > "$file"
+  local id
+  id=$("$root/taikai" cluster submit --dir "$cluster_dir" --detach --concurrency "$concurrency" "$file")
+  fetch_records "$id" "$out/$label-$control-c$concurrency.json"
+  summarize "$label" "$control" "$concurrency" "$out/$label-$control-c$concurrency.json"
+}
+
 play() { # label control concurrency games engine-args... -> one table row
   local label="$1" control="$2" concurrency="$3" n="$4"; shift 4
   local dir="$out/$label-$control-c$concurrency"
@@ -82,6 +160,17 @@ play() { # label control concurrency games engine-args... -> one table row
 
 rows=""
 for control in "${controls[@]}"; do
+  if [ "$mode" = cluster ]; then
+    for concurrency in 1 2; do
+      rows+="$(play_cluster fsf-vs-fsf "$control" "$concurrency" "$games" \
+        "{engine: fairy-stockfish, name: fsf-a}" "{engine: fairy-stockfish, name: fsf-b}")"$'\n'
+      rows+="$(play_cluster builtin-vs-fsf "$control" "$concurrency" "$games" \
+        "{engine: taikai-4, name: taikai-4}" "{engine: fairy-stockfish, name: fsf}")"$'\n'
+    done
+    rows+="$(play_cluster double-time-fake "$control" 1 "$(( games < 10 ? games : 10 ))" \
+      "{engine: double-$(double_think "$control"), name: double}" "{engine: fairy-stockfish, name: fsf}")"$'\n'
+    continue
+  fi
   for concurrency in 1 2; do
     rows+="$(play fsf-vs-fsf "$control" "$concurrency" "$games" -engine conf=fairy-stockfish name=fsf-a \
       -engine conf=fairy-stockfish name=fsf-b)"$'\n'
@@ -94,11 +183,11 @@ for control in "${controls[@]}"; do
 done
 
 {
-  echo "# Clocks under default settings"
+  echo "# Clocks under default settings ($mode runner)"
   echo
-  echo "$(date -u +%Y-%m-%d), $(nproc) cores, $(uname -m); \`bench/clocks.sh $games ${controls[*]}\`; default overrun"
-  echo "margins (docs/tournaments.md: movetime and byoyomi t: max(50 ms, t/10), at most t/2; Fischer: max(50 ms,"
-  echo "increment/10)); -maxmoves 60. Reference in the same run: a fake engine that thinks twice its time"
+  echo "$(date -u +%Y-%m-%d), $(nproc) cores, $(uname -m); \`bench/clocks.sh $([ "$mode" = cluster ] && echo '--cluster ')$games ${controls[*]}\`; default overrun"
+  echo "margins (docs/tournaments.md: movetime and byoyomi t: max(100 ms, t/10), at most 0.9 t; Fischer:"
+  echo "max(100 ms, increment/10)); -maxmoves 60. Reference in the same run: a fake engine that thinks twice its time"
   echo "per move (it must lose every game on time). Overruns in ms over the moves past their allowance."
   echo
   echo "| pairing | control | concurrency | games | time losses | moves over allowance | overrun median | p99 | max | stalls + disconnects |"

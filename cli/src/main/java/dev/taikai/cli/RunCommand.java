@@ -26,7 +26,8 @@ import picocli.CommandLine.Unmatched;
                     + " -maxmoves N -timemargin MS -srand N -recover -restart on|off -event NAME -out DIR -catalog FILE",
             "",
             "Overrun margin (how far past its time a move may end before it loses on time): by default a tenth of"
-                    + " a fixed move time or byoyomi, at least 50 ms and at most half of it, or 50 ms for Fischer;"
+                    + " a fixed move time or byoyomi, at least 100 ms and at most nine tenths of it, or 100 ms for"
+                    + " Fischer;"
                     + " -timemargin for all engines, timemargin= for one.",
             "",
             "Every finished game is recorded at once (results.json, games/*.kif, taikai.log); an interrupted run"

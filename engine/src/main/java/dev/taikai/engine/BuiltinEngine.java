@@ -9,6 +9,9 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.charset.StandardCharsets;
 import java.util.Random;
 
@@ -31,7 +34,8 @@ public final class BuiltinEngine {
     /** The search has been run once before any timed move ({@link #warmUp}). */
     private boolean warm;
 
-    static final long WARM_UP_MILLIS = 300;
+    static final long WARM_UP_CPU_MILLIS = 400;
+    static final long WARM_UP_LIMIT_MILLIS = 4_000;
     private long games;
 
     private BuiltinEngine(int level) {
@@ -132,20 +136,44 @@ public final class BuiltinEngine {
     }
 
     /**
-     * Before the first {@code readyok}: searches for {@value #WARM_UP_MILLIS} ms, so that the JIT has
-     * compiled the search before any move is timed (cold, a 50 ms move took 85 to 170 ms).
+     * Before the first {@code readyok}: searches until this thread has spent {@value #WARM_UP_CPU_MILLIS} ms
+     * of CPU, then waits until the JIT compilers have finished what that queued (their total time stops
+     * growing), at most {@value #WARM_UP_LIMIT_MILLIS} ms in all. So no timed move pays for compiling the
+     * search: cold, a 50 ms move took 85 to 170 ms, and 300 ms of warm-up by the wall clock were not
+     * enough when four engines started at once on two cores.
      */
     private void warmUp() {
         if (warm) {
             return;
         }
         warm = true;
-        long deadline = System.nanoTime() + WARM_UP_MILLIS * 1_000_000;
+        long limit = System.nanoTime() + WARM_UP_LIMIT_MILLIS * 1_000_000;
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long cpuStart = threads.getCurrentThreadCpuTime();
         Random random = new Random(1);
-        while (System.nanoTime() < deadline) {
+        while (threads.getCurrentThreadCpuTime() - cpuStart < WARM_UP_CPU_MILLIS * 1_000_000
+                && System.nanoTime() < limit) {
             for (Variant v : Variant.all()) {
-                new Search(random, NOISE[level], Long.MAX_VALUE, () -> System.nanoTime() > deadline)
+                long until = System.nanoTime() + 20_000_000;
+                new Search(random, NOISE[level], Long.MAX_VALUE, () -> System.nanoTime() > until)
                         .bestMove(Position.start(v), DEPTH[level], iteration -> {});
+            }
+        }
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+            return;
+        }
+        for (long last = -1; System.nanoTime() < limit; ) {
+            long total = jit.getTotalCompilationTime();
+            if (total == last) {
+                return;
+            }
+            last = total;
+            try {
+                Thread.sleep(100);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
             }
         }
     }

@@ -152,8 +152,8 @@ class ScheduleTest {
     void eachSideGetsItsOwnMarginResolvedForItsOwnControl() {
         TournamentSpec byRule = spec(Format.MATCH, 2, 0, 1, 2, List.of(), false, 1);
         GameAssignment first = Schedule.plan(byRule).get(0);
-        assertEquals(50, first.senteMarginMillis(), "byoyomi 0.1: the floor");
-        assertEquals(50, first.goteMarginMillis());
+        assertEquals(90, first.senteMarginMillis(), "byoyomi 0.1: nine tenths of it");
+        assertEquals(90, first.goteMarginMillis());
 
         List<Entrant> entrants = List.of(
                 new Entrant("quick", "fake", java.util.Map.of(), TimeControl.moveTime(1000), null),
@@ -164,7 +164,7 @@ class ScheduleTest {
         }
         GameAssignment game =
                 Schedule.plan(match(entrants, OverrunMargin.BY_RULE)).get(0);
-        assertEquals(100, game.marginMillis(dev.taikai.rules.Color.SENTE), "movetime 1: a tenth");
+        assertEquals(100, game.marginMillis(dev.taikai.rules.Color.SENTE), "movetime 1: the floor");
         assertEquals(7, game.marginMillis(dev.taikai.rules.Color.GOTE), "its own, whatever the rule");
     }
 

@@ -49,13 +49,13 @@ class ClockPolicyTest {
                             : null;
             if (game.get("termination").asText().equals("time_forfeit")) {
                 timeLosses.merge(loser, 1, Integer::sum);
-                assertTrue(game.get("time_loss_overrun_ms").asDouble() > 50, game.toString());
+                assertTrue(game.get("time_loss_overrun_ms").asDouble() > 90, game.toString());
                 assertTrue(
-                        game.get("detail").asText().contains("ms allowed (and a margin of 50 ms)"),
+                        game.get("detail").asText().contains("ms allowed (and a margin of 90 ms)"),
                         game.get("detail").asText());
             }
             assertEquals(
-                    50, game.get("time_control").get("sente_overrun_margin_ms").asInt(), "the default");
+                    90, game.get("time_control").get("sente_overrun_margin_ms").asInt(), "the default");
             boolean senteFirst = true;
             JsonNode data = game.get("move_data");
             for (int ply = 0; ply < data.size(); ply++) {

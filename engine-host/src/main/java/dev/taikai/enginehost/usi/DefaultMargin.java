@@ -8,8 +8,9 @@ package dev.taikai.enginehost.usi;
  *
  * <ul>
  *   <li>a fixed time per move, or a byoyomi, of {@code t}: a tenth of {@code t}, at least {@value
- *       #FLOOR_MILLIS} ms (the scheduling noise of a loaded machine), never more than half of {@code t}, so
- *       that an engine that takes half as long again as it may still loses;
+ *       #FLOOR_MILLIS} ms (the scheduling noise of a loaded machine, measured up to 56 ms with four
+ *       engines on two cores), but less than {@code t} (at most nine tenths), so that an engine that takes
+ *       twice its time still loses;
  *   <li>Fischer and sudden death, where the engine spends its own clock: {@value #FLOOR_MILLIS} ms, or a
  *       tenth of the increment when that is more;
  *   <li>nodes and depth: none, there is no time to overrun.
@@ -17,13 +18,13 @@ package dev.taikai.enginehost.usi;
  */
 public final class DefaultMargin {
     /** Below this, the time a loaded machine takes to schedule an engine is no fault of the engine. */
-    public static final long FLOOR_MILLIS = 50;
+    public static final long FLOOR_MILLIS = 100;
 
     private DefaultMargin() {}
 
     /** The margin for a move that may take {@code allowanceMillis} (movetime, byoyomi). */
     public static long perMove(long allowanceMillis) {
-        return Math.min(Math.max(FLOOR_MILLIS, allowanceMillis / 10), allowanceMillis / 2);
+        return Math.min(Math.max(FLOOR_MILLIS, allowanceMillis / 10), allowanceMillis * 9 / 10);
     }
 
     /** The margin for an engine that spends its own clock with {@code incrementMillis} per move. */

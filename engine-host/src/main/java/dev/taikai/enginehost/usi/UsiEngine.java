@@ -240,11 +240,15 @@ public final class UsiEngine implements StartResult, EngineSession {
         }
     }
 
-    /** {@code isready}, then {@code usinewgame}: call before each game. */
+    /**
+     * {@code usinewgame}, then {@code isready} until {@code readyok}: call before each game. An engine may
+     * do its new-game work (Stockfish clears its hash) after reading {@code usinewgame}; waiting for
+     * {@code readyok} keeps that off the first move's clock.
+     */
     @Override
     public Optional<EngineFailure> newGame() {
-        Optional<EngineFailure> ready = isReady();
-        return ready.isPresent() ? ready : send("usinewgame");
+        Optional<EngineFailure> sent = send("usinewgame");
+        return sent.isPresent() ? sent : isReady();
     }
 
     /** Sends the position and {@code go}, and waits for the engine's {@code bestmove}. */

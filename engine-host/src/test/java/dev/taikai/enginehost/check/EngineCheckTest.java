@@ -85,6 +85,21 @@ class EngineCheckTest {
         assertEquals(Verdict.FAIL, later.result("go movetime").verdict());
     }
 
+    /** The check judges a late move by the default overrun margin a tournament would apply (100 ms at 200 ms). */
+    @Test
+    void aLateMoveIsJudgedByTheDefaultMarginATournamentApplies() {
+        CheckReport late = check(fake("--think-ms", "215"));
+        assertEquals(Verdict.WARN, late.result("go movetime").verdict(), late.render());
+        assertTrue(
+                late.result("go movetime").detail().contains("within the default overrun margin of 100 ms"),
+                late.render());
+        CheckReport twice = check(fake("--think-ms", "400"));
+        assertEquals(Verdict.FAIL, twice.result("go movetime").verdict(), twice.render());
+        assertTrue(
+                twice.result("go movetime").detail().contains("under default settings it would lose on time"),
+                twice.render());
+    }
+
     @Test
     void stallsAreFailuresWithTheirDeadline() {
         CheckReport report = check(fake("--stall-after-go"));

@@ -194,12 +194,13 @@ class RefereeTest {
 
     @Test
     void theDefaultMarginFollowsTheControl() {
-        assertEquals(25, OverrunMargin.rule(TimeControl.moveTime(50)), "half of a short move time");
-        assertEquals(50, OverrunMargin.rule(TimeControl.moveTime(100)), "the floor");
-        assertEquals(100, OverrunMargin.rule(TimeControl.moveTime(1000)), "a tenth");
-        assertEquals(50, OverrunMargin.rule(TimeControl.byoyomi(0, 100)));
-        assertEquals(50, OverrunMargin.rule(TimeControl.byoyomi(10_000, 100)), "byoyomi, not the main time");
-        assertEquals(50, OverrunMargin.rule(TimeControl.fischer(1000, 10)));
+        assertEquals(45, OverrunMargin.rule(TimeControl.moveTime(50)), "nine tenths of a short move time");
+        assertEquals(90, OverrunMargin.rule(TimeControl.moveTime(100)));
+        assertEquals(100, OverrunMargin.rule(TimeControl.moveTime(500)), "the floor");
+        assertEquals(300, OverrunMargin.rule(TimeControl.moveTime(3000)), "a tenth");
+        assertEquals(90, OverrunMargin.rule(TimeControl.byoyomi(0, 100)));
+        assertEquals(90, OverrunMargin.rule(TimeControl.byoyomi(10_000, 100)), "byoyomi, not the main time");
+        assertEquals(100, OverrunMargin.rule(TimeControl.fischer(1000, 10)));
         assertEquals(200, OverrunMargin.rule(TimeControl.fischer(60_000, 2000)));
         assertEquals(0, OverrunMargin.rule(TimeControl.depth(5)));
         assertEquals(0, OverrunMargin.of(0).millisFor(TimeControl.moveTime(50)), "0 stays 0");
