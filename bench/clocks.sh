@@ -50,10 +50,11 @@ control_text() { # control -> the tournament file's time-control
   esac
 }
 
-double_think() { # control -> ms the fake thinks: twice the time per move
+double_think() { # control -> ms the fake thinks: twice what its first move may take
+  # (beyond the allowance plus the driver's 1 s the engine is called stalled: a loss too, counted apart)
   case "$1" in
     st0.05) echo 100 ;; st0.1) echo 200 ;; st1) echo 2000 ;; byo0.1) echo 200 ;;
-    fischer1+0.01) echo 2200 ;; 10byo0.1) echo 10200 ;;
+    fischer1+0.01) echo 2000 ;; 10byo0.1) echo 20200 ;;
   esac
 }
 
