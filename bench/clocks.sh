@@ -140,6 +140,7 @@ play_cluster() { # label control concurrency games entrant... -> one table row
     echo "games: 2"
     echo "time-control: $(control_text "$control")"
     echo "adjudication: {move-limit: 120}"
+    echo "catalog: $out/fakes.yaml"
     echo "engines:"
     for entrant in "$@"; do echo "  - $entrant"; done
   } > "$file"
