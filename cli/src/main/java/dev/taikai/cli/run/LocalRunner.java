@@ -23,6 +23,7 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -48,6 +49,9 @@ public final class LocalRunner {
     private final PrintWriter progress;
     private final Timeouts timeouts;
     private final List<Seat> seats = new CopyOnWriteArrayList<>();
+    /** The longest the first games wait for the other slots' engines to start. */
+    private static final long START_BARRIER_SECONDS = 60;
+
     private final AtomicInteger done = new AtomicInteger();
     private final java.util.concurrent.atomic.AtomicLong movesThisRun = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean stopping;
@@ -97,8 +101,10 @@ public final class LocalRunner {
                 thread.setDaemon(true);
                 return thread;
             });
+            CountDownLatch firstGamesReady = new CountDownLatch(spec.concurrency());
             for (int i = 0; i < spec.concurrency(); i++) {
-                pool.submit(() -> slot(pending, standings, records, planned.size(), started, baseline));
+                pool.submit(
+                        () -> slot(pending, standings, records, planned.size(), started, baseline, firstGamesReady));
             }
             pool.shutdown();
             awaitQuietly(pool);
@@ -136,23 +142,41 @@ public final class LocalRunner {
         return Ending.FINISHED;
     }
 
-    /** One game slot: plays pending games one after another with its own engine sessions. */
+    /**
+     * One game slot: plays pending games one after another with its own engine sessions. The first games
+     * of all slots begin together, once every slot has started its engines (or has none to start): an
+     * engine starting up (a JVM engine warms up for a second) would otherwise take the CPU from the first
+     * moves of the slots that were quicker, and they would be charged for it.
+     */
     private void slot(
             ConcurrentLinkedQueue<GameAssignment> pending,
             Standings standings,
             RunRecords records,
             int planned,
             long started,
-            int baseline) {
+            int baseline,
+            CountDownLatch firstGamesReady) {
         Seat seat = new Seat(plan.spec().variant(), timeouts, plan.restartEveryGame());
         seats.add(seat);
+        Runnable ready = new Runnable() {
+            private boolean arrived;
+
+            @Override
+            public void run() {
+                if (!arrived) {
+                    arrived = true;
+                    firstGamesReady.countDown();
+                }
+            }
+        };
         try {
             while (!stopping) {
                 GameAssignment game = pending.poll();
                 if (game == null) {
                     break;
                 }
-                GameRecord record = play(game, seat);
+                GameRecord record = play(game, seat, ready, firstGamesReady);
+                ready.run();
                 if (record == null || interrupted) {
                     break;
                 }
@@ -172,11 +196,13 @@ public final class LocalRunner {
             abortReason = "cannot go on: " + e;
             stopping = true;
         } finally {
+            ready.run();
             seat.close();
         }
     }
 
-    private GameRecord play(GameAssignment game, Seat seat) {
+    /** Plays {@code game} with the seat's sessions; before the move it says {@code ready} and waits for the others. */
+    private GameRecord play(GameAssignment game, Seat seat, Runnable ready, CountDownLatch firstGamesReady) {
         long started = System.currentTimeMillis();
         Entrant sente = plan.spec().entrant(game.sente());
         Entrant gote = plan.spec().entrant(game.gote());
@@ -189,6 +215,13 @@ public final class LocalRunner {
         failed = startFailure(game, Color.GOTE, goteSession, started);
         if (failed.isPresent() || goteSession instanceof EngineFailure) {
             return failed.orElse(null);
+        }
+        ready.run();
+        try {
+            firstGamesReady.await(START_BARRIER_SECONDS, TimeUnit.SECONDS); // a slot that hangs cannot hold the rest
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return null;
         }
         GameRecord record = GameHost.play(
                 game, (UsiEngine) senteSession, (UsiEngine) goteSession, Referee.SAME_MACHINE, GameObserver.NONE);
