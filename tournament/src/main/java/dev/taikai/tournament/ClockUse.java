@@ -1,9 +1,8 @@
 package dev.taikai.tournament;
 
 import dev.taikai.referee.game.GameRecord;
-import dev.taikai.referee.game.MoveRecord;
+import dev.taikai.rules.Color;
 import dev.taikai.rules.Termination;
-import java.util.Collection;
 
 /**
  * How one engine kept to its clock over a set of games: its moves, how many went past their allowance
@@ -21,39 +20,41 @@ public record ClockUse(
     /** Above this share of its games lost on time, a run's report says so (and what margin would help). */
     public static final double WARN_SHARE = 0.02;
 
-    /** {@code engine}'s clock use over {@code records}. */
-    public static ClockUse of(String engine, Collection<GameRecord> records) {
-        int games = 0;
-        int moves = 0;
+    /** No game yet. */
+    public static ClockUse none(String engine) {
+        return new ClockUse(engine, 0, 0, 0, 0, 0, 0);
+    }
+
+    /** This with {@code game} counted; unchanged when the engine did not play it. */
+    public ClockUse plus(GameRecord game) {
+        Color side = game.assignment().sente().equals(engine)
+                ? Color.SENTE
+                : game.assignment().gote().equals(engine) ? Color.GOTE : null;
+        if (side == null) {
+            return this;
+        }
+        int ownMoves = 0;
         int over = 0;
-        long largest = 0;
-        int losses = 0;
-        long lossNanos = 0;
-        for (GameRecord game : records) {
-            boolean sente = game.assignment().sente().equals(engine);
-            if (!sente && !game.assignment().gote().equals(engine)) {
-                continue;
-            }
-            games++;
-            boolean senteFirst = senteToMove(game.startSfen());
-            for (int ply = 0; ply < game.moves().size(); ply++) {
-                boolean senteMoved = (ply % 2 == 0) == senteFirst;
-                if (senteMoved != sente) {
-                    continue;
-                }
-                MoveRecord move = game.moves().get(ply);
-                moves++;
-                if (move.overrunNanos() > 0) {
-                    over++;
-                    largest = Math.max(largest, move.overrunNanos());
-                }
-            }
-            if (game.outcome().termination() == Termination.TIME_FORFEIT && engine.equals(game.loser())) {
-                losses++;
-                lossNanos = Math.max(lossNanos, game.timeLossOverrunNanos());
+        long largest = largestOverrunNanos;
+        // the moves alternate from the side to move in the engines' start position
+        int first = game.assignment().opening().position().sideToMove() == side ? 0 : 1;
+        for (int ply = first; ply < game.moves().size(); ply += 2) {
+            long overrun = game.moves().get(ply).overrunNanos();
+            ownMoves++;
+            if (overrun > 0) {
+                over++;
+                largest = Math.max(largest, overrun);
             }
         }
-        return new ClockUse(engine, games, moves, over, largest, losses, lossNanos);
+        boolean lostOnTime = game.outcome().termination() == Termination.TIME_FORFEIT && engine.equals(game.loser());
+        return new ClockUse(
+                engine,
+                games + 1,
+                moves + ownMoves,
+                movesOver + over,
+                largest,
+                timeLosses + (lostOnTime ? 1 : 0),
+                lostOnTime ? Math.max(timeLossNanos, game.timeLossOverrunNanos()) : timeLossNanos);
     }
 
     /** True when more than {@link #WARN_SHARE} of the engine's games were lost on time. */
@@ -65,11 +66,5 @@ public record ClockUse(
     public long savingMarginMillis() {
         long millis = timeLossNanos / 1_000_000 + 1;
         return (millis + 9) / 10 * 10;
-    }
-
-    /** The side to move in an SFEN: its second field, "b" for sente. */
-    private static boolean senteToMove(String sfen) {
-        String[] fields = sfen.strip().split("\\s+");
-        return fields.length < 2 || fields[1].equals("b");
     }
 }

@@ -22,6 +22,8 @@ public final class Standings {
 
     private final List<String> entrants;
     private final Map<String, GameRecord> games = new LinkedHashMap<>();
+    /** Each engine's clock use, kept as games are counted (a run's records are rewritten after every game). */
+    private final Map<String, ClockUse> clocks = new LinkedHashMap<>();
 
     public Standings(List<String> entrants) {
         this.entrants = List.copyOf(entrants);
@@ -29,7 +31,14 @@ public final class Standings {
 
     /** Counts {@code record} unless a game with its id was counted already; true when it was new. */
     public synchronized boolean add(GameRecord record) {
-        return games.putIfAbsent(record.id(), record) == null;
+        if (games.putIfAbsent(record.id(), record) != null) {
+            return false;
+        }
+        for (String engine :
+                List.of(record.assignment().sente(), record.assignment().gote())) {
+            clocks.put(engine, clockUse(engine).plus(record));
+        }
+        return true;
     }
 
     public synchronized boolean contains(String gameId) {
@@ -106,7 +115,7 @@ public final class Standings {
 
     /** How {@code engine} kept to its clock in the games counted so far. */
     public synchronized ClockUse clockUse(String engine) {
-        return ClockUse.of(engine, games.values());
+        return clocks.getOrDefault(engine, ClockUse.none(engine));
     }
 
     /** True when the rating fit needed its prior (the games separate the field); see {@link RatingFit}. */

@@ -61,17 +61,12 @@ public final class Referee {
             long asked = System.nanoTime();
             MoveReply reply = player.go(position, limits);
             long answered = System.nanoTime();
-            Clock.Charge[] charged = new Clock.Charge[1];
-            Optional<Outcome> ended =
-                    judge(game, clock, side, player, reply, answered - asked, transportAllowanceNanos, moves, charged);
+            Optional<Ending> ended =
+                    judge(game, clock, side, player, reply, answered - asked, transportAllowanceNanos, moves);
             if (ended.isPresent()) {
-                if (ended.get().termination() == Termination.TIME_FORFEIT) {
-                    timeLossOverrunNanos = charged[0].overrunNanos();
-                }
-                game.end(
-                        ended.get().termination(),
-                        ended.get().result(),
-                        ended.get().detail());
+                Outcome outcome = ended.get().outcome();
+                timeLossOverrunNanos = ended.get().timeLossOverrunNanos();
+                game.end(outcome.termination(), outcome.result(), outcome.detail());
                 break;
             }
             MoveRecord last = moves.get(moves.size() - 1);
@@ -104,11 +99,15 @@ public final class Referee {
         return record;
     }
 
-    /**
-     * The engine's answer judged: an ending outside the rules, or the move played and recorded; a move's
-     * charge is left in {@code charged[0]}.
-     */
-    private static Optional<Outcome> judge(
+    /** How a move ended the game; for a loss on time, how far the move went past its allowance. */
+    private record Ending(Outcome outcome, long timeLossOverrunNanos) {}
+
+    private static Optional<Ending> ending(Outcome outcome) {
+        return Optional.of(new Ending(outcome, 0));
+    }
+
+    /** The engine's answer judged: an ending outside the rules, or the move played and recorded. */
+    private static Optional<Ending> judge(
             Game game,
             Clock clock,
             Color side,
@@ -116,19 +115,17 @@ public final class Referee {
             MoveReply reply,
             long refereeNanos,
             long transportAllowanceNanos,
-            List<MoveRecord> moves,
-            Clock.Charge[] charged) {
+            List<MoveRecord> moves) {
         Result loss = Result.lossFor(side);
         String who = side.displayName() + " (" + player.name() + ")";
         if (reply instanceof EngineFailure failure) {
-            return Optional.of(new Outcome(loss, failure.termination(), who + ": " + failure));
+            return ending(new Outcome(loss, failure.termination(), who + ": " + failure));
         }
         BestMove best = (BestMove) reply;
         long chargedNanos = MoveRecord.charge(best.engineNanos(), refereeNanos, transportAllowanceNanos);
         Clock.Charge charge = clock.charge(side, chargedNanos);
-        charged[0] = charge;
         if (charge.forfeit()) {
-            return Optional.of(new Outcome(
+            Outcome lost = new Outcome(
                     loss,
                     Termination.TIME_FORFEIT,
                     String.format(
@@ -136,13 +133,14 @@ public final class Referee {
                             who,
                             charge.usedNanos() / 1e6,
                             charge.allowedNanos() / 1_000_000,
-                            clock.marginMillis(side))));
+                            clock.marginMillis(side)));
+            return Optional.of(new Ending(lost, charge.overrunNanos()));
         }
         if (best.resigned()) {
-            return Optional.of(new Outcome(loss, Termination.RESIGNATION, who + " resigned"));
+            return ending(new Outcome(loss, Termination.RESIGNATION, who + " resigned"));
         }
         if (best.declaredWin()) {
-            return Optional.of(new Outcome(
+            return ending(new Outcome(
                     loss,
                     Termination.ILLEGAL_MOVE,
                     who + " sent 'bestmove win': the entering-king declaration does not exist in "
@@ -152,7 +150,7 @@ public final class Referee {
         try {
             move = Usi.parse(game.position(), best.move(), player.notation());
         } catch (MoveException e) {
-            return Optional.of(new Outcome(loss, Termination.ILLEGAL_MOVE, who + ": " + e.getMessage()));
+            return ending(new Outcome(loss, Termination.ILLEGAL_MOVE, who + ": " + e.getMessage()));
         }
         game.play(move);
         var info = best.info();
