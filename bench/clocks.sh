@@ -6,13 +6,17 @@
 # game on time (at most 10 games a control: each costs its first move). Reports per configuration: games, time losses by engine, the overrun of moves past their
 # allowance (median, p99 and largest, over all moves), the moves over their allowance, and stalls and
 # disconnects (the manager's faults, were there any).
-# Writes bench/results/clocks-latest.md.
+# Each configuration's row is kept in bench/results/clocks-rows-local/ as it finishes, and a configuration
+# whose row already holds GAMES games is not played again (a run of many hours can be continued another
+# day; --again plays them all anew). The report, bench/results/clocks-latest.md, is rewritten after every
+# row from all the rows kept, in the order of the controls below. Each row also says how long it took and
+# the machine's mean load average while it ran (1-minute, sampled every 10 s).
 #
 # With --cluster, the same games run through a local cluster (`taikai cluster up`: one worker with four
 # slots, one referee with two games at once) and are read back from the scheduler's API; the report is
-# bench/results/clocks-cluster-latest.md.
+# bench/results/clocks-cluster-latest.md (rows in bench/results/clocks-rows-cluster/).
 #
-# Usage: bench/clocks.sh [--cluster] [GAMES] [CONTROLS...]
+# Usage: bench/clocks.sh [--cluster] [--again] [GAMES] [CONTROLS...]
 #   GAMES     games per configuration (default 200; even)
 #   CONTROLS  a subset of: st0.05 st0.1 st1 byo0.1 fischer1+0.01 10byo0.1 (default: all)
 set -euo pipefail
@@ -20,15 +24,19 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 mode=local
 if [ "${1:-}" = --cluster ]; then mode=cluster; shift; fi
+again=no
+if [ "${1:-}" = --again ]; then again=yes; shift; fi
 games="${1:-200}"
 shift || true
+all_controls=(st0.05 st0.1 st1 byo0.1 fischer1+0.01 10byo0.1)
 controls=("$@")
-[ ${#controls[@]} -gt 0 ] || controls=(st0.05 st0.1 st1 byo0.1 fischer1+0.01 10byo0.1)
+[ ${#controls[@]} -gt 0 ] || controls=("${all_controls[@]}")
 out="$root/bench/out/clocks-$mode"
 report="$root/bench/results/clocks-latest.md"
 [ "$mode" = local ] || report="$root/bench/results/clocks-cluster-latest.md"
+rows_dir="$root/bench/results/clocks-rows-$mode"
 rm -rf "$out"
-mkdir -p "$out"
+mkdir -p "$out" "$rows_dir"
 "$root/taikai" --version >/dev/null
 
 flags() { # control -> the -each time flags
@@ -58,10 +66,10 @@ double_think() { # control -> ms the fake thinks: twice what its first move may 
   esac
 }
 
-summarize() { # label control concurrency results.json|cluster-records.json -> one table row
+summarize() { # label control concurrency results.json|cluster-records.json minutes load -> one table row
   python3 - "$@" <<'PY'
 import json, sys
-label, control, concurrency, path = sys.argv[1:5]
+label, control, concurrency, path, minutes, load = sys.argv[1:7]
 results = json.load(open(path))
 games = results["games"]
 if results.get("from") == "cluster":  # the scheduler's records, in protobuf's JSON
@@ -88,7 +96,7 @@ def pct(values, q):
 engines = sorted({g["sente"] for g in games} | {g["gote"] for g in games})
 loss_text = ", ".join(f"{e} {losses.get(e, 0)}" for e in engines)
 print(f"| {label} | {control} | {concurrency} | {len(games)} | {loss_text} | {len(over)} of {len(overruns)} "
-      f"| {pct(over, 0.5):.1f} | {pct(over, 0.99):.1f} | {over[-1] if over else 0.0:.1f} | {faults} |")
+      f"| {pct(over, 0.5):.1f} | {pct(over, 0.99):.1f} | {over[-1] if over else 0.0:.1f} | {faults} | {minutes} | {load} |")
 PY
 }
 
@@ -129,10 +137,9 @@ json.dump({"from": "cluster", "games": records}, open(target, "w"))
 PY
 }
 
-play_cluster() { # label control concurrency games entrant... -> one table row
+play_cluster() { # label control concurrency games entrant... -> plays; writes $out/<name>.json
   local label="$1" control="$2" concurrency="$3" n="$4"; shift 4
   local file="$out/$label-$control-c$concurrency.yaml"
-  echo "$label, $control, concurrency $concurrency, cluster: $n games" >&2
   {
     echo "name: $label-$control-c$concurrency"
     echo "variant: minishogi"
@@ -147,53 +154,85 @@ play_cluster() { # label control concurrency games entrant... -> one table row
   local id
   id=$("$root/taikai" cluster submit --dir "$cluster_dir" --detach --concurrency "$concurrency" "$file")
   fetch_records "$id" "$out/$label-$control-c$concurrency.json"
-  summarize "$label" "$control" "$concurrency" "$out/$label-$control-c$concurrency.json"
 }
 
-play() { # label control concurrency games engine-args... -> one table row
+play() { # label control concurrency games engine-args... -> plays; writes $out/<name>.json
   local label="$1" control="$2" concurrency="$3" n="$4"; shift 4
   local dir="$out/$label-$control-c$concurrency"
-  echo "$label, $control, concurrency $concurrency: $n games" >&2
   # shellcheck disable=SC2046
   "$root/taikai" run -variant minishogi "$@" -each $(flags "$control") -rounds $((n / 2)) -games 2 \
     -concurrency "$concurrency" -maxmoves 60 -out "$dir" > "$dir.txt" 2> "$dir.progress" || true
-  summarize "$label" "$control" "$concurrency" "$dir/results.json"
+  cp "$dir/results.json" "$out/$label-$control-c$concurrency.json"
 }
 
-rows=""
-for control in "${controls[@]}"; do
-  if [ "$mode" = cluster ]; then
-    for concurrency in 1 2; do
-      rows+="$(play_cluster fsf-vs-fsf "$control" "$concurrency" "$games" \
-        "{engine: fairy-stockfish, name: fsf-a}" "{engine: fairy-stockfish, name: fsf-b}")"$'\n'
-      rows+="$(play_cluster builtin-vs-fsf "$control" "$concurrency" "$games" \
-        "{engine: taikai-4, name: taikai-4}" "{engine: fairy-stockfish, name: fsf}")"$'\n'
+write_report() { # every kept row, in the order of all_controls
+  {
+    echo "# Clocks under default settings ($mode runner)"
+    echo
+    echo "$(nproc) cores, $(uname -m); \`bench/clocks.sh $([ "$mode" = cluster ] && echo '--cluster ')GAMES CONTROLS\`, rows kept in"
+    echo "\`bench/results/clocks-rows-$mode/\` (each row's date is in its file); default overrun margins"
+    echo "(docs/tournaments.md: movetime and byoyomi t: max(100 ms, t/10), at most 0.9 t; Fischer:"
+    echo "max(100 ms, increment/10)); at most 60 moves a side. Reference in the same run: a fake engine that"
+    echo "thinks twice its time per move (it must lose every game on time). Overruns in ms over the moves past"
+    echo "their allowance. Load: the machine's mean 1-minute load average while the row ran."
+    echo
+    echo "| pairing | control | concurrency | games | time losses | moves over allowance | overrun median | p99 | max | stalls + disconnects | minutes | load |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
+    for control in "${all_controls[@]}"; do
+      for name in fsf-vs-fsf-$control-c1 builtin-vs-fsf-$control-c1 fsf-vs-fsf-$control-c2 \
+          builtin-vs-fsf-$control-c2 double-time-fake-$control-c1; do
+        if [ -f "$rows_dir/$name.md" ]; then sed -n 1p "$rows_dir/$name.md"; fi
+      done
     done
-    rows+="$(play_cluster double-time-fake "$control" 1 "$(( games < 10 ? games : 10 ))" \
-      "{engine: double-$(double_think "$control"), name: double}" "{engine: fairy-stockfish, name: fsf}")"$'\n'
-    continue
-  fi
-  for concurrency in 1 2; do
-    rows+="$(play fsf-vs-fsf "$control" "$concurrency" "$games" -engine conf=fairy-stockfish name=fsf-a \
-      -engine conf=fairy-stockfish name=fsf-b)"$'\n'
-    rows+="$(play builtin-vs-fsf "$control" "$concurrency" "$games" -engine conf=taikai-4 name=taikai-4 \
-      -engine conf=fairy-stockfish name=fsf)"$'\n'
-  done
-  fake=(cmd="$root/taikai" arg=fake-engine arg=--think-ms arg="$(double_think "$control")")
-  rows+="$(play double-time-fake "$control" 1 "$(( games < 10 ? games : 10 ))" -engine name=double "${fake[@]}" \
-    -engine conf=fairy-stockfish name=fsf)"$'\n'
-done
+  } > "$report"
+}
 
-{
-  echo "# Clocks under default settings ($mode runner)"
-  echo
-  echo "$(date -u +%Y-%m-%d), $(nproc) cores, $(uname -m); \`bench/clocks.sh $([ "$mode" = cluster ] && echo '--cluster ')$games ${controls[*]}\`; default overrun"
-  echo "margins (docs/tournaments.md: movetime and byoyomi t: max(100 ms, t/10), at most 0.9 t; Fischer:"
-  echo "max(100 ms, increment/10)); -maxmoves 60. Reference in the same run: a fake engine that thinks twice its time"
-  echo "per move (it must lose every game on time). Overruns in ms over the moves past their allowance."
-  echo
-  echo "| pairing | control | concurrency | games | time losses | moves over allowance | overrun median | p99 | max | stalls + disconnects |"
-  echo "|---|---|---|---|---|---|---|---|---|---|"
-  printf "%s" "$rows"
-} > "$report"
+configuration() { # label control concurrency games play-args... -> plays unless its row is kept
+  local label="$1" control="$2" concurrency="$3" n="$4"
+  local name="$label-$control-c$concurrency" row="$rows_dir/$label-$control-c$concurrency.md"
+  if [ "$again" = no ] && [ -f "$row" ] && [ "$(sed -n 1p "$row" | cut -d'|' -f5 | tr -d ' ')" = "$n" ]; then
+    echo "$name: kept ($n games)" >&2
+    return
+  fi
+  echo "$name ($mode): $n games, from $(date -u +%H:%M)" >&2
+  local started=$SECONDS
+  (while true; do cut -d' ' -f1 /proc/loadavg; sleep 10; done) > "$out/$name.load" &
+  local sampler=$!
+  if [ "$mode" = cluster ]; then play_cluster "$@"; else play "$@"; fi
+  kill "$sampler"
+  local minutes load
+  minutes=$(awk -v s=$((SECONDS - started)) 'BEGIN { printf "%.1f", s / 60 }')
+  load=$(awk '{ s += $1 } END { printf "%.2f", NR ? s / NR : 0 }' "$out/$name.load")
+  summarize "$label" "$control" "$concurrency" "$out/$name.json" "$minutes" "$load" > "$row"
+  echo "measured $(date -u '+%Y-%m-%d %H:%M') UTC, taikai $(git -C "$root" rev-parse --short HEAD)" >> "$row"
+  write_report
+  sed -n 1p "$row" >&2
+}
+
+for control in "${controls[@]}"; do
+  flags "$control" > /dev/null
+  fake_games=$(( games < 10 ? games : 10 ))
+  for concurrency in 1 2; do
+    if [ "$mode" = cluster ]; then
+      configuration fsf-vs-fsf "$control" "$concurrency" "$games" \
+        "{engine: fairy-stockfish, name: fsf-a}" "{engine: fairy-stockfish, name: fsf-b}"
+      configuration builtin-vs-fsf "$control" "$concurrency" "$games" \
+        "{engine: taikai-4, name: taikai-4}" "{engine: fairy-stockfish, name: fsf}"
+    else
+      configuration fsf-vs-fsf "$control" "$concurrency" "$games" -engine conf=fairy-stockfish name=fsf-a \
+        -engine conf=fairy-stockfish name=fsf-b
+      configuration builtin-vs-fsf "$control" "$concurrency" "$games" -engine conf=taikai-4 name=taikai-4 \
+        -engine conf=fairy-stockfish name=fsf
+    fi
+  done
+  if [ "$mode" = cluster ]; then
+    configuration double-time-fake "$control" 1 "$fake_games" \
+      "{engine: double-$(double_think "$control"), name: double}" "{engine: fairy-stockfish, name: fsf}"
+  else
+    configuration double-time-fake "$control" 1 "$fake_games" -engine name=double \
+      cmd="$root/taikai" arg=fake-engine arg=--think-ms arg="$(double_think "$control")" \
+      -engine conf=fairy-stockfish name=fsf
+  fi
+done
+write_report
 cat "$report"
