@@ -91,6 +91,8 @@ public final class LocalRunner {
                     planned.size(),
                     done.get() > 0 ? ", " + done.get() + " already played (resuming)" : "",
                     records.directory()));
+            CrowdedCores.warning(spec, Runtime.getRuntime().availableProcessors())
+                    .ifPresent(w -> say("warning: " + w));
             checkSprt(standings);
             Thread hook = new Thread(() -> interrupt(records), "taikai-interrupt");
             Runtime.getRuntime().addShutdownHook(hook);

@@ -1,0 +1,46 @@
+package dev.taikai.cli.run;
+
+import dev.taikai.enginehost.usi.DefaultMargin;
+import dev.taikai.referee.game.TimeControl;
+import dev.taikai.tournament.TournamentSpec;
+import java.util.Comparator;
+import java.util.Optional;
+
+/**
+ * The warning a run gets before its first game when its clocks are too tight for the cores it runs on:
+ * at least as many games at once as cores, so that the engines searching (one per game) leave no core for
+ * Taikai and the system, and an engine whose overrun margin is below {@link DefaultMargin#FLOOR_MILLIS}
+ * (a move time under 111 ms, or a margin chosen that small). There, an operating-system scheduling stall
+ * can outlast the margin and an honest engine lose on time (docs/tournaments.md, "Clocks").
+ */
+final class CrowdedCores {
+    private CrowdedCores() {}
+
+    /** The warning for {@code spec} on a machine of {@code cores}, if it needs one. */
+    static Optional<String> warning(TournamentSpec spec, int cores) {
+        if (spec.concurrency() < cores) {
+            return Optional.empty();
+        }
+        return spec.entrants().stream()
+                .filter(e -> timed(e.timeControl()))
+                .filter(e -> e.marginMillis(spec.overrunMargin()) < DefaultMargin.FLOOR_MILLIS)
+                .min(Comparator.comparingLong(e -> e.marginMillis(spec.overrunMargin())))
+                .map(e -> String.format(
+                        "concurrency %d on %d cores leaves no core for Taikai and the system, and %s may"
+                                + " overrun its time by only %d ms: a scheduling stall can be longer and"
+                                + " lose an honest engine the game (docs/tournaments.md, \"Clocks\");"
+                                + " -concurrency %d leaves a core free",
+                        spec.concurrency(),
+                        cores,
+                        e.name(),
+                        e.marginMillis(spec.overrunMargin()),
+                        Math.max(1, cores - 1)));
+    }
+
+    private static boolean timed(TimeControl control) {
+        return switch (control.kind()) {
+            case NODES, DEPTH -> false;
+            default -> true;
+        };
+    }
+}

@@ -1,0 +1,48 @@
+package dev.taikai.cli.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** When a run's clocks are too tight for the cores it runs on, it says so before its first game. */
+class CrowdedCoresTest {
+    @TempDir
+    Path dir;
+
+    private Optional<String> warning(String settings, int cores) throws Exception {
+        Files.writeString(
+                dir.resolve("t.yaml"),
+                "name: t\nvariant: minishogi\n" + settings + "\nengines:\n"
+                        + Tournaments.fakeEntry("a", "--seed", "1")
+                        + Tournaments.fakeEntry("b", "--seed", "2"));
+        return CrowdedCores.warning(TournamentFile.read(dir.resolve("t.yaml")).spec(), cores);
+    }
+
+    @Test
+    void aShortMoveTimeWithAGameForEveryCoreIsWarnedOfWithTheMarginAndTheConcurrencyThatLeavesACore() throws Exception {
+        String warning =
+                warning("time-control: movetime 0.05\nconcurrency: 2", 2).orElseThrow();
+        assertTrue(warning.startsWith("concurrency 2 on 2 cores leaves no core"), warning);
+        assertTrue(warning.contains("a may overrun its time by only 45 ms"), warning);
+        assertTrue(warning.endsWith("-concurrency 1 leaves a core free"), warning);
+    }
+
+    @Test
+    void aCoreLeftFreeOrAMarginAtTheFloorOrNoClockNeedsNoWarning() throws Exception {
+        assertEquals(Optional.empty(), warning("time-control: movetime 0.05\nconcurrency: 2", 3));
+        assertEquals(Optional.empty(), warning("time-control: movetime 1\nconcurrency: 2", 2));
+        assertEquals(Optional.empty(), warning("time-control: nodes 1000\nconcurrency: 4", 2));
+    }
+
+    @Test
+    void aSmallMarginChosenByTheUserIsWarnedOfAtAnyControl() throws Exception {
+        String warning = warning("time-control: 10+0.1\noverrun-margin-ms: 20\nconcurrency: 2", 2)
+                .orElseThrow();
+        assertTrue(warning.contains("by only 20 ms"), warning);
+    }
+}
