@@ -20,13 +20,15 @@ public final class Standings {
     /** One row of the table. */
     public record Row(int rank, String engine, long games, double points, Wdl wdl, double elo, double eloError) {}
 
+    /** The entrants in table order: the tournament's, then any that joined later (a league's). */
     private final List<String> entrants;
+
     private final Map<String, GameRecord> games = new LinkedHashMap<>();
     /** Each engine's clock use, kept as games are counted (a run's records are rewritten after every game). */
     private final Map<String, ClockUse> clocks = new LinkedHashMap<>();
 
     public Standings(List<String> entrants) {
-        this.entrants = List.copyOf(entrants);
+        this.entrants = new ArrayList<>(entrants);
     }
 
     /** Counts {@code record} unless a game with its id was counted already; true when it was new. */
@@ -37,6 +39,9 @@ public final class Standings {
         for (String engine :
                 List.of(record.assignment().sente(), record.assignment().gote())) {
             clocks.put(engine, clockUse(engine).plus(record));
+            if (!entrants.contains(engine)) {
+                entrants.add(engine);
+            }
         }
         return true;
     }

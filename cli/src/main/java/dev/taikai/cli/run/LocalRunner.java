@@ -12,16 +12,16 @@ import dev.taikai.referee.game.GameRecord;
 import dev.taikai.referee.game.Referee;
 import dev.taikai.rules.Color;
 import dev.taikai.tournament.Entrant;
-import dev.taikai.tournament.Schedule;
 import dev.taikai.tournament.Standings;
 import dev.taikai.tournament.TournamentSpec;
-import dev.taikai.tournament.stats.Sprt;
+import dev.taikai.tournament.run.Counted;
+import dev.taikai.tournament.run.Stop;
+import dev.taikai.tournament.run.TournamentRun;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
@@ -56,8 +56,8 @@ public final class LocalRunner {
     private final java.util.concurrent.atomic.AtomicLong movesThisRun = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean stopping;
     private volatile boolean interrupted;
-    private volatile String abortReason;
-    private volatile String sprtVerdict;
+    /** The run being played (set once by {@link #run}). */
+    private volatile TournamentRun currentRun;
 
     public LocalRunner(RunPlan plan, PrintWriter out, PrintWriter progress) {
         this(plan, out, progress, Timeouts.DEFAULT);
@@ -72,29 +72,24 @@ public final class LocalRunner {
 
     public Ending run() throws IOException, ConfigException {
         TournamentSpec spec = plan.spec();
-        List<GameAssignment> planned = Schedule.plan(spec);
-        Standings standings =
-                new Standings(spec.entrants().stream().map(Entrant::name).toList());
-        try (RunRecords records = RunRecords.open(plan, planned)) {
+        TournamentRun run = new TournamentRun(spec);
+        currentRun = run;
+        try (RunRecords records = RunRecords.open(plan, run)) {
             records.warnings().forEach(w -> say("warning: " + w));
-            records.resumedGames().forEach(standings::add);
-            ConcurrentLinkedQueue<GameAssignment> pending = new ConcurrentLinkedQueue<>();
-            planned.stream().filter(g -> !standings.contains(g.gameId())).forEach(pending::add);
+            Standings standings = run.standings();
             done.set(standings.gamesPlayed());
             say(String.format(
                     Locale.ROOT,
-                    "%s: %s %s, %d engines, %d games planned%s; records in %s",
+                    "%s: %s %s, %d engines, %s; records in %s",
                     spec.name(),
                     spec.variant().name(),
                     spec.format().id(),
                     spec.entrants().size(),
-                    planned.size(),
-                    done.get() > 0 ? ", " + done.get() + " already played (resuming)" : "",
+                    planText(run, done.get()),
                     records.directory()));
             CrowdedCores.warning(spec, Runtime.getRuntime().availableProcessors())
                     .ifPresent(w -> say("warning: " + w));
-            checkSprt(standings);
-            Thread hook = new Thread(() -> interrupt(records), "taikai-interrupt");
+            Thread hook = new Thread(() -> interrupt(run), "taikai-interrupt");
             Runtime.getRuntime().addShutdownHook(hook);
             long started = System.nanoTime();
             int baseline = done.get();
@@ -105,8 +100,7 @@ public final class LocalRunner {
             });
             CountDownLatch firstGamesReady = new CountDownLatch(spec.concurrency());
             for (int i = 0; i < spec.concurrency(); i++) {
-                pool.submit(
-                        () -> slot(pending, standings, records, planned.size(), started, baseline, firstGamesReady));
+                pool.submit(() -> slot(run, records, started, baseline, firstGamesReady));
             }
             pool.shutdown();
             awaitQuietly(pool);
@@ -133,31 +127,68 @@ public final class LocalRunner {
             out.printf("%nRecords: %s (results.json, games/*.kif, taikai.log)%n", records.directory());
             out.flush();
         }
-        if (abortReason != null) {
-            say("stopped: " + abortReason);
-            return Ending.ABORTED;
+        Stop stop = run.stop().orElse(null);
+        if (stop == null) {
+            return Ending.FINISHED;
         }
-        if (sprtVerdict != null) {
-            say(sprtVerdict);
-            return Ending.SPRT_CONCLUDED;
+        return switch (stop.kind()) {
+            case FINISHED -> Ending.FINISHED;
+            case SPRT_CONCLUDED -> {
+                say(stop.detail());
+                yield Ending.SPRT_CONCLUDED;
+            }
+            case ABORTED, CANCELLED -> {
+                say("stopped: " + stop.detail());
+                yield Ending.ABORTED;
+            }
+        };
+    }
+
+    /** "12 games planned", "12 games planned, 4 already played (resuming)", or a league's rounds. */
+    private static String planText(TournamentRun run, int played) {
+        String planned = run.spec().format() == dev.taikai.tournament.Format.LEAGUE
+                ? run.spec().rounds() + " rounds"
+                : run.paired() + " games planned";
+        return planned + (played > 0 ? ", " + played + " already played (resuming)" : "");
+    }
+
+    /** Games the run will have played when it ends: the plan's, or a league's rounds of full pairings. */
+    private static int expectedGames(TournamentRun run) {
+        TournamentSpec spec = run.spec();
+        if (spec.format() != dev.taikai.tournament.Format.LEAGUE) {
+            return run.paired();
         }
-        return Ending.FINISHED;
+        return spec.rounds() * (spec.entrants().size() / 2) * spec.gamesPerPairing();
     }
 
     /**
-     * One game slot: plays pending games one after another with its own engine sessions. The first games
-     * of all slots begin together, once every slot has started its engines (or has none to start): an
-     * engine starting up (a JVM engine warms up for a second) would otherwise take the CPU from the first
-     * moves of the slots that were quicker, and they would be charged for it.
+     * The next game for a slot: waits while the next round waits for games in play; null when the run has
+     * nothing more to hand out (or is stopping).
+     */
+    private GameAssignment nextGame(TournamentRun run) throws InterruptedException {
+        synchronized (run) {
+            while (!stopping) {
+                List<GameAssignment> next = run.handOut(1);
+                if (!next.isEmpty()) {
+                    return next.get(0);
+                }
+                if (!run.running() || run.inPlay() == 0) {
+                    return null;
+                }
+                run.wait();
+            }
+            return null;
+        }
+    }
+
+    /**
+     * One game slot: plays the games the run hands out one after another with its own engine sessions.
+     * The first games of all slots begin together, once every slot has started its engines (or has none to
+     * start): an engine starting up (a JVM engine warms up for a second) would otherwise take the CPU from
+     * the first moves of the slots that were quicker, and they would be charged for it.
      */
     private void slot(
-            ConcurrentLinkedQueue<GameAssignment> pending,
-            Standings standings,
-            RunRecords records,
-            int planned,
-            long started,
-            int baseline,
-            CountDownLatch firstGamesReady) {
+            TournamentRun run, RunRecords records, long started, int baseline, CountDownLatch firstGamesReady) {
         Seat seat = new Seat(plan.spec().variant(), timeouts, plan.restartEveryGame());
         seats.add(seat);
         Runnable ready = new Runnable() {
@@ -173,7 +204,7 @@ public final class LocalRunner {
         };
         try {
             while (!stopping) {
-                GameAssignment game = pending.poll();
+                GameAssignment game = nextGame(run);
                 if (game == null) {
                     break;
                 }
@@ -182,24 +213,34 @@ public final class LocalRunner {
                 if (record == null || interrupted) {
                     break;
                 }
-                synchronized (records) {
+                synchronized (run) {
                     if (interrupted) {
                         break;
                     }
-                    if (standings.add(record)) {
+                    if (run.count(record) == Counted.COUNTED) {
                         movesThisRun.addAndGet(record.plies());
-                        records.write(record, standings);
-                        report(record, standings, planned, started, baseline);
-                        checkSprt(standings);
+                        records.write(record, run.standings());
+                        report(record, run.standings(), expectedGames(run), started, baseline);
                     }
+                    run.notifyAll();
                 }
             }
         } catch (IOException | RuntimeException e) {
-            abortReason = "cannot go on: " + e;
-            stopping = true;
+            abort(run, "cannot go on: " + e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } finally {
             ready.run();
             seat.close();
+        }
+    }
+
+    /** Stops the run for good with {@code reason}; the slots end after their games in play. */
+    private void abort(TournamentRun run, String reason) {
+        synchronized (run) {
+            run.abort(reason);
+            stopping = true;
+            run.notifyAll();
         }
     }
 
@@ -238,8 +279,7 @@ public final class LocalRunner {
         }
         String entrant = side == Color.SENTE ? game.sente() : game.gote();
         if (Seat.fatal(failure)) {
-            abortReason = "engine '" + entrant + "' cannot be used: " + failure;
-            stopping = true;
+            abort(currentRun, "engine '" + entrant + "' cannot be used: " + failure);
             return Optional.empty();
         }
         return Optional.of(GameHost.forfeit(game, side, failure, started));
@@ -272,36 +312,17 @@ public final class LocalRunner {
                 plan.spec().sprt() != null ? "SPRT decides" : duration(eta)));
     }
 
-    private void checkSprt(Standings standings) {
-        Sprt sprt = plan.spec().sprt();
-        if (sprt == null || stopping) {
-            return;
-        }
-        String a = plan.spec().entrants().get(0).name();
-        String b = plan.spec().entrants().get(1).name();
-        double llr = sprt.llr(standings.pentanomial(a, b));
-        Sprt.Status status = sprt.status(llr);
-        if (status != Sprt.Status.CONTINUE) {
-            sprtVerdict = String.format(
-                    Locale.ROOT,
-                    "SPRT concluded after %d games: %s accepted (LLR %.2f, bounds %.2f, %.2f)",
-                    standings.gamesPlayed(),
-                    status,
-                    llr,
-                    sprt.lowerBound(),
-                    sprt.upperBound());
-            stopping = true;
-        }
-    }
-
     /** Ctrl-C or SIGTERM: stop, kill the engines, leave the records as they are (the games in progress are not recorded). */
-    private void interrupt(RunRecords records) {
+    private void interrupt(TournamentRun run) {
         interrupted = true;
         stopping = true;
+        synchronized (run) { // a game being recorded is recorded whole first
+            run.notifyAll();
+        }
         for (Seat seat : seats) {
             seat.close();
         }
-        synchronized (records) {
+        synchronized (run) {
             say("interrupted: " + done.get() + " games recorded; run the same command again to resume");
         }
     }

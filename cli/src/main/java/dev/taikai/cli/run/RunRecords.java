@@ -11,6 +11,8 @@ import dev.taikai.referee.game.Kif;
 import dev.taikai.rules.Termination;
 import dev.taikai.tournament.Standings;
 import dev.taikai.tournament.TournamentSpec;
+import dev.taikai.tournament.run.Counted;
+import dev.taikai.tournament.run.TournamentRun;
 import dev.taikai.tournament.stats.EloInterval;
 import dev.taikai.tournament.stats.Pentanomial;
 import dev.taikai.tournament.stats.Sprt;
@@ -24,10 +26,10 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A run's records, written the moment each game ends: the journal {@code games.jsonl} (one game per
@@ -53,8 +55,11 @@ final class RunRecords implements AutoCloseable {
         this.results = results;
     }
 
-    /** Opens (or creates) the output directory; a resumed run's finished games are read from the journal. */
-    static RunRecords open(RunPlan plan, List<GameAssignment> planned) throws IOException, ConfigException {
+    /**
+     * Opens (or creates) the output directory; a resumed run's finished games are read from the journal and
+     * counted in {@code run}, in journal order (so that a league pairs its rounds again as they were).
+     */
+    static RunRecords open(RunPlan plan, TournamentRun run) throws IOException, ConfigException {
         Path dir = plan.output();
         Files.createDirectories(dir.resolve("games"));
         Path fingerprintFile = dir.resolve("tournament.txt");
@@ -75,7 +80,7 @@ final class RunRecords implements AutoCloseable {
                 FileChannel.open(
                         journalFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ),
                 new RandomAccessFile(dir.resolve("results.json").toFile(), "rw"));
-        records.readJournal(journalFile, planned);
+        records.readJournal(journalFile, run);
         records.rewriteResults(null);
         return records;
     }
@@ -91,29 +96,41 @@ final class RunRecords implements AutoCloseable {
         return "settings differ";
     }
 
-    /** Reads the journal; a torn last line (a run killed while writing it) is cut off and its game replayed. */
-    private void readJournal(Path file, List<GameAssignment> planned) throws IOException {
-        Map<String, GameAssignment> byId = new LinkedHashMap<>();
-        for (GameAssignment game : planned) {
-            byId.put(game.gameId(), game);
-        }
+    /**
+     * Reads the journal into {@code run}; a torn last line (a run killed while writing it) is cut off and
+     * its game played again, as is a game the run does not count (see the warnings).
+     */
+    private void readJournal(Path file, TournamentRun run) throws IOException {
         byte[] bytes = Files.readAllBytes(file);
         int lineStart = 0;
         long validEnd = 0;
+        int lineNumber = 0;
         for (int i = 0; i < bytes.length; i++) {
             if (bytes[i] != '\n') {
                 continue;
             }
+            lineNumber++;
             String line = new String(bytes, lineStart, i - lineStart, StandardCharsets.UTF_8);
             try {
                 JsonNode game = mapper.readTree(line);
-                GameAssignment assignment = byId.get(game.get("id").asText());
-                if (assignment != null && resumed.stream().noneMatch(r -> r.id().equals(assignment.gameId()))) {
-                    resumed.add(GameJson.read(game, assignment));
+                String id = game.get("id").asText();
+                Optional<GameAssignment> assignment = run.paired(id);
+                if (assignment.isEmpty()) {
+                    warnings.add("journal line " + lineNumber + " is game '" + id + "', which this tournament"
+                            + " does not pair; it was skipped");
+                } else {
+                    GameRecord record = GameJson.read(game, assignment.get());
+                    String[] why = {""};
+                    Counted counted = run.count(record, reason -> why[0] = reason);
+                    if (counted == Counted.COUNTED) {
+                        resumed.add(record);
+                    } else if (counted == Counted.REFUSED) {
+                        warnings.add("journal line " + lineNumber + " (game " + id + ") does not hold up: " + why[0]
+                                + "; the game is played again");
+                    }
                 }
             } catch (IOException | RuntimeException e) {
-                warnings.add(
-                        "journal line " + (resumed.size() + 1) + " is unreadable and was skipped: " + e.getMessage());
+                warnings.add("journal line " + lineNumber + " is unreadable and was skipped: " + e.getMessage());
             }
             lineStart = i + 1;
             validEnd = i + 1;

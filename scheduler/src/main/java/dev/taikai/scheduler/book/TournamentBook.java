@@ -3,23 +3,24 @@ package dev.taikai.scheduler.book;
 import dev.taikai.enginehost.catalog.EngineText;
 import dev.taikai.proto.common.v1.GameRecord;
 import dev.taikai.proto.scheduler.v1.GetGameRecordsResponse;
+import dev.taikai.proto.tournament.v1.LeagueChange;
 import dev.taikai.proto.tournament.v1.Status;
 import dev.taikai.proto.tournament.v1.TournamentState;
 import dev.taikai.referee.game.GameAssignment;
 import dev.taikai.referee.game.Pairing;
 import dev.taikai.referee.game.RecordCheck;
+import dev.taikai.referee.game.TimeControl;
 import dev.taikai.referee.messages.GameMessages;
 import dev.taikai.tournament.Entrant;
-import dev.taikai.tournament.Schedule;
-import dev.taikai.tournament.Standings;
+import dev.taikai.tournament.Format;
 import dev.taikai.tournament.TournamentSpec;
 import dev.taikai.tournament.messages.StandingsMessages;
 import dev.taikai.tournament.messages.TournamentMessages;
-import dev.taikai.tournament.stats.Sprt;
+import dev.taikai.tournament.run.Stop;
+import dev.taikai.tournament.run.TournamentRun;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -30,10 +31,11 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
- * Every tournament a scheduler knows, as plain data: its spec and plan, how much of the plan has been
- * handed out, the games counted (each id once, ARCHITECTURE.md decision 2) and the standings they make.
- * It is a projection of the Kafka topics and can be rebuilt from them at any time ({@link #restore} then
- * {@link #count} for every record). Thread-safe.
+ * Every tournament a scheduler knows: its {@link TournamentRun} (the one tournament core: hand-out,
+ * counting, rounds and stopping, as the local runner drives it too) and what is the service's own: ids,
+ * the spec and states as messages, the records as received, watchers. It is a projection of the Kafka
+ * topics and can be rebuilt from them at any time ({@link #restore} then {@link #count} for every
+ * record). Thread-safe.
  */
 public final class TournamentBook {
     /** Hears about every counted game and status change of one tournament. Called under the book's lock. */
@@ -63,59 +65,88 @@ public final class TournamentBook {
     private static final class Tournament {
         final String id;
         final dev.taikai.proto.tournament.v1.TournamentSpec message;
-        final TournamentSpec spec;
-        final List<GameAssignment> plan;
-        final Map<String, Integer> planIndex = new LinkedHashMap<>();
-        final Standings standings;
+        final TournamentRun run;
+        /** The time control of entrants that join a league without their own. */
+        final TimeControl commonTimeControl;
+        /** A league's joins and leaves as they were asked for, the same list as the run's. */
+        final List<LeagueChange> changes = new ArrayList<>();
+
         final List<GameRecord> records = new ArrayList<>();
         final List<Watcher> watchers = new CopyOnWriteArrayList<>();
         final long created;
-        /** The league, for a league; null for a tournament with a fixed plan. */
-        final LeagueRun league;
-        /** Rounds a league had paired in the state it was rebuilt from: they are paired again whatever its status. */
-        int restoredRounds;
-
-        Status status = Status.STATUS_RUNNING;
-        String detail = "";
-        int published;
         long updated;
 
         Tournament(
                 String id, dev.taikai.proto.tournament.v1.TournamentSpec message, TournamentSpec spec, long created) {
             this.id = id;
             this.message = message;
-            this.spec = spec;
-            this.plan = Schedule.plan(spec);
-            for (int i = 0; i < plan.size(); i++) {
-                planIndex.put(plan.get(i).gameId(), i);
-            }
-            this.standings =
-                    new Standings(spec.entrants().stream().map(Entrant::name).toList());
-            this.league = spec.format() == dev.taikai.tournament.Format.LEAGUE ? new LeagueRun(spec, message) : null;
+            this.run = new TournamentRun(
+                    spec,
+                    spec.format() == Format.LEAGUE
+                            ? TournamentMessages.leagueSettings(message)
+                            : dev.taikai.tournament.league.League.Settings.DEFAULT);
+            this.commonTimeControl = TournamentMessages.commonTimeControl(message);
             this.created = created;
             this.updated = created;
         }
 
+        boolean league() {
+            return run.spec().format() == Format.LEAGUE;
+        }
+
         TournamentState state() {
+            Optional<Stop> stop = run.stop();
             TournamentState.Builder state = TournamentState.newBuilder()
                     .setTournamentId(id)
                     .setSpec(message)
-                    .setStatus(status)
-                    .setStatusDetail(detail)
-                    .setPlannedGames(league == null ? plan.size() : league.pairedGames())
-                    .setPublishedGames(published)
-                    .setFinishedGames(standings.gamesPlayed())
+                    .setStatus(stop.map(s -> status(s.kind())).orElse(Status.STATUS_RUNNING))
+                    .setStatusDetail(stop.map(Stop::detail).orElse(""))
+                    .setPlannedGames(run.paired())
+                    .setPublishedGames(run.handedOut())
+                    .setFinishedGames(run.standings().gamesPlayed())
                     .setCreatedUnixMs(created)
                     .setUpdatedUnixMs(updated);
-            if (league != null) {
-                state.addAllLeagueChanges(league.changes()).setLeagueRounds(league.rounds());
+            if (league()) {
+                state.addAllLeagueChanges(changes).setLeagueRounds(run.leagueRounds());
             }
             return state.build();
         }
 
         boolean running() {
-            return status == Status.STATUS_RUNNING;
+            return run.running();
         }
+
+        Pairing.Engine engine(String entrantName) {
+            Entrant entrant = run.entrant(entrantName);
+            return new Pairing.Engine(entrant.engineId(), entrant.options());
+        }
+
+        /** A published change as the run takes it. */
+        dev.taikai.tournament.run.LeagueChange plain(LeagueChange change) {
+            return new dev.taikai.tournament.run.LeagueChange(
+                    change.getEntrant().getName(),
+                    change.getLeave()
+                            ? null
+                            : TournamentMessages.entrant("entrant", change.getEntrant(), commonTimeControl),
+                    change.getBeforeRound());
+        }
+    }
+
+    private static Status status(Stop.Kind kind) {
+        return switch (kind) {
+            case FINISHED -> Status.STATUS_FINISHED;
+            case SPRT_CONCLUDED -> Status.STATUS_SPRT_CONCLUDED;
+            case CANCELLED, ABORTED -> Status.STATUS_CANCELLED;
+        };
+    }
+
+    private static Stop stop(Status status, String detail) {
+        return switch (status) {
+            case STATUS_FINISHED -> new Stop(Stop.Kind.FINISHED, detail);
+            case STATUS_SPRT_CONCLUDED -> new Stop(Stop.Kind.SPRT_CONCLUDED, detail);
+            case STATUS_CANCELLED -> new Stop(Stop.Kind.CANCELLED, detail);
+            default -> null;
+        };
     }
 
     private final int defaultConcurrency;
@@ -139,7 +170,6 @@ public final class TournamentBook {
         }
         Tournament t = new Tournament(id, message, spec, nowMillis);
         tournaments.put(id, t);
-        advanceLeague(t);
         return t.state();
     }
 
@@ -151,27 +181,14 @@ public final class TournamentBook {
             t = new Tournament(state.getTournamentId(), state.getSpec(), spec, state.getCreatedUnixMs());
             tournaments.put(t.id, t);
         }
-        t.status = state.getStatus();
-        t.detail = state.getStatusDetail();
-        t.published = Math.max(t.published, state.getPublishedGames());
+        t.run.restoreStop(stop(state.getStatus(), state.getStatusDetail()));
+        t.run.handedOutUpTo(state.getPublishedGames());
         t.updated = state.getUpdatedUnixMs();
-        if (t.league != null) {
-            t.league.restore(state.getLeagueChangesList());
-            t.restoredRounds = Math.max(t.restoredRounds, state.getLeagueRounds());
-            advanceLeague(t);
-        }
-    }
-
-    /**
-     * Pairs a league's next round once the current one is complete: while it runs, and while rebuilding up
-     * to the rounds it had paired before (also when it has stopped since).
-     */
-    private static void advanceLeague(Tournament t) {
-        if (t.league == null) {
-            return;
-        }
-        while ((t.running() || t.league.rounds() < t.restoredRounds) && t.league.pairNextRound()) {
-            // one round at a time: pairing a round leaves it outstanding, which ends the loop
+        if (t.league()) {
+            for (int i = t.changes.size(); i < state.getLeagueChangesCount(); i++) {
+                t.changes.add(state.getLeagueChanges(i));
+            }
+            t.run.restoreLeague(t.changes.stream().map(t::plain).toList(), state.getLeagueRounds());
         }
     }
 
@@ -189,15 +206,30 @@ public final class TournamentBook {
         if (t == null) {
             return Optional.empty();
         }
-        if (t.league == null) {
+        if (!t.league()) {
             throw new IllegalArgumentException("tournament_id: " + id + " is not a league");
         }
         if (!t.running()) {
-            throw new IllegalStateException("the league " + id + " has stopped (" + t.detail + ")");
+            throw new IllegalStateException("the league " + id + " has stopped ("
+                    + t.run.stop().orElseThrow().detail() + ")");
         }
-        t.league.change(entrant, leave);
+        dev.taikai.tournament.run.LeagueChange change;
+        if (leave) {
+            change = t.run.leave(entrant.getName());
+        } else {
+            Entrant parsed = TournamentMessages.entrant("entrant", entrant, t.commonTimeControl);
+            if (t.run.entrantsEver() >= TournamentMessages.MAX_ENTRANTS && !t.run.knows(parsed.name())) {
+                throw new IllegalArgumentException(
+                        "entrant: a league has at most " + TournamentMessages.MAX_ENTRANTS + " engines over its life");
+            }
+            change = t.run.join(parsed);
+        }
+        t.changes.add(LeagueChange.newBuilder()
+                .setEntrant(entrant)
+                .setLeave(leave)
+                .setBeforeRound(change.beforeRound())
+                .build());
         t.updated = Math.max(t.updated, nowMillis);
-        advanceLeague(t);
         return Optional.of(t.state());
     }
 
@@ -225,63 +257,26 @@ public final class TournamentBook {
             return Counted.UNKNOWN;
         }
         GameAssignment game = read.record().assignment();
-        if (t.league != null) {
-            return countLeagueGame(t, message, read, refused);
-        }
-        Integer index = t.planIndex.get(game.gameId());
-        if (index == null
-                || !t.plan.get(index).sente().equals(game.sente())
-                || !t.plan.get(index).gote().equals(game.gote())) {
+        if (t.run.paired(game.gameId(), game.sente(), game.gote()).isEmpty()) {
             return Counted.UNKNOWN;
         }
-        Optional<String> problem = problem(read, t.plan.get(index), engine(t, game.sente()), engine(t, game.gote()));
+        Optional<String> problem = engineProblem(read, t.engine(game.sente()), t.engine(game.gote()));
         if (problem.isPresent()) {
             refused.accept(problem.get());
             return Counted.REFUSED;
         }
-        if (!t.standings.add(read.record())) {
-            return Counted.DUPLICATE;
+        Counted counted = switch (t.run.count(read.record(), refused)) {
+            case COUNTED -> Counted.COUNTED;
+            case DUPLICATE -> Counted.DUPLICATE;
+            case UNKNOWN -> Counted.UNKNOWN;
+            case REFUSED -> Counted.REFUSED;
+        };
+        if (counted != Counted.COUNTED) {
+            return counted;
         }
+        t.run.handedOutThrough(game.gameId()); // a counted game was handed out, and every one before it
         t.records.add(message);
         t.updated = Math.max(t.updated, message.getFinishedUnixMs());
-        t.published = Math.max(t.published, index + 1);
-        if (t.running() && t.standings.gamesPlayed() == t.plan.size()) {
-            t.status = Status.STATUS_FINISHED;
-            t.detail = "all " + t.plan.size() + " games played";
-        }
-        checkSprt(t);
-        return counted(t, message);
-    }
-
-    private Counted countLeagueGame(
-            Tournament t, GameRecord message, GameMessages.Read read, Consumer<String> refused) {
-        GameAssignment game = read.record().assignment();
-        Optional<GameAssignment> planned = t.league.game(game.gameId(), game.sente(), game.gote());
-        if (planned.isEmpty()) {
-            return Counted.UNKNOWN;
-        }
-        Optional<String> problem =
-                problem(read, planned.get(), leagueEngine(t, game.sente()), leagueEngine(t, game.gote()));
-        if (problem.isPresent()) {
-            refused.accept(problem.get());
-            return Counted.REFUSED;
-        }
-        if (!t.standings.add(read.record())) {
-            return Counted.DUPLICATE;
-        }
-        t.league.count(game.gameId(), read.record().scoreOf(game.sente()));
-        t.records.add(message);
-        t.updated = Math.max(t.updated, message.getFinishedUnixMs());
-        advanceLeague(t);
-        if (t.running() && t.league.complete()) {
-            t.status = Status.STATUS_FINISHED;
-            t.detail = "all " + t.spec.rounds() + " rounds played";
-        }
-        return counted(t, message);
-    }
-
-    /** Tells the watchers about a counted game (and that the tournament stopped, when it did). */
-    private static Counted counted(Tournament t, GameRecord message) {
         TournamentState state = t.state();
         for (Watcher watcher : t.watchers) {
             watcher.progressed(state, message);
@@ -292,76 +287,31 @@ public final class TournamentBook {
         return Counted.COUNTED;
     }
 
-    private static void checkSprt(Tournament t) {
-        Sprt sprt = t.spec.sprt();
-        if (sprt == null || !t.running()) {
-            return;
-        }
-        String a = t.spec.entrants().get(0).name();
-        String b = t.spec.entrants().get(1).name();
-        double llr = sprt.llr(t.standings.pentanomial(a, b));
-        Sprt.Status verdict = sprt.status(llr);
-        if (verdict != Sprt.Status.CONTINUE) {
-            t.status = Status.STATUS_SPRT_CONCLUDED;
-            t.detail = String.format(
-                    Locale.ROOT,
-                    "SPRT concluded after %d games: %s accepted (LLR %.2f, bounds %.2f, %.2f)",
-                    t.standings.gamesPlayed(),
-                    verdict,
-                    llr,
-                    sprt.lowerBound(),
-                    sprt.upperBound());
-        }
-    }
-
     /**
      * The next games of a running tournament to hand out, keeping at most its concurrency in play (handed
      * out and not yet counted); they count as published from now on.
      */
     public synchronized List<Pairing> nextPairings(String id) {
         Tournament t = tournaments.get(id);
-        if (t == null || !t.running()) {
+        if (t == null) {
             return List.of();
         }
-        int inPlay = t.published - t.standings.gamesPlayed();
-        int room = Math.max(0, t.spec.concurrency() - inPlay);
         List<Pairing> next = new ArrayList<>();
-        if (t.league != null) {
-            // games paired but handed out before a rebuild are not handed out again
-            while (t.league.hasUnpublished() && t.league.pairedGames() - t.league.unpublishedCount() < t.published) {
-                t.league.nextUnpublished();
-            }
-            while (room-- > 0 && t.league.hasUnpublished()) {
-                GameAssignment game = t.league.nextUnpublished();
-                next.add(new Pairing(
-                        id, game, leagueEngine(t, game.sente()), leagueEngine(t, game.gote()), t.published++));
-            }
-            return next;
-        }
-        while (room-- > 0 && t.published < t.plan.size()) {
-            int index = t.published++;
-            GameAssignment game = t.plan.get(index);
-            if (t.standings.contains(game.gameId())) {
-                continue;
-            }
-            next.add(new Pairing(id, game, engine(t, game.sente()), engine(t, game.gote()), index));
+        for (GameAssignment game : t.run.handOut()) {
+            next.add(new Pairing(id, game, t.engine(game.sente()), t.engine(game.gote()), t.run.order(game.gameId())));
         }
         return next;
     }
 
-    /**
-     * Why a record of a planned game cannot be counted: its engines (ids and options) are not the ones the
-     * pairing named, or it does not hold up when replayed with the rules.
-     */
-    private static Optional<String> problem(
-            GameMessages.Read read, GameAssignment planned, Pairing.Engine sente, Pairing.Engine gote) {
+    /** Why a record's engines (ids and options) are not the ones the pairing named, if they are not. */
+    private static Optional<String> engineProblem(GameMessages.Read read, Pairing.Engine sente, Pairing.Engine gote) {
         if (!read.pairing().sente().equals(sente)) {
             return Optional.of(engineProblem("sente", read.pairing().sente(), sente));
         }
         if (!read.pairing().gote().equals(gote)) {
             return Optional.of(engineProblem("gote", read.pairing().gote(), gote));
         }
-        return RecordCheck.problem(read.record(), planned);
+        return Optional.empty();
     }
 
     private static String engineProblem(String side, Pairing.Engine played, Pairing.Engine paired) {
@@ -373,16 +323,6 @@ public final class TournamentBook {
                 + (engine.options().isEmpty() ? "" : " with options " + engine.options());
     }
 
-    private static Pairing.Engine leagueEngine(Tournament t, String entrantName) {
-        Entrant entrant = t.league.entrant(entrantName);
-        return new Pairing.Engine(entrant.engineId(), entrant.options());
-    }
-
-    private static Pairing.Engine engine(Tournament t, String entrantName) {
-        Entrant entrant = t.spec.entrant(entrantName);
-        return new Pairing.Engine(entrant.engineId(), entrant.options());
-    }
-
     /** Stops a running tournament: no further game starts; games in play are still counted. */
     public synchronized Optional<TournamentState> cancel(String id, String reason, long nowMillis) {
         Tournament t = tournaments.get(id);
@@ -390,8 +330,7 @@ public final class TournamentBook {
             return Optional.empty();
         }
         if (t.running()) {
-            t.status = Status.STATUS_CANCELLED;
-            t.detail = reason.isBlank() ? "cancelled" : "cancelled: " + reason;
+            t.run.cancel(reason);
             t.updated = nowMillis;
             TournamentState state = t.state();
             for (Watcher watcher : t.watchers) {
@@ -457,24 +396,24 @@ public final class TournamentBook {
         if (t == null) {
             return Optional.empty();
         }
-        if (t.league != null) {
+        if (t.league()) {
             // a league's table is its ratings (the pool changes, so there is no fixed table of entrants)
             return Optional.of(dev.taikai.proto.tournament.v1.Standings.newBuilder()
                     .setTournamentId(id)
-                    .setGames(t.standings.gamesPlayed())
-                    .setLeague(t.league.table())
+                    .setGames(t.run.standings().gamesPlayed())
+                    .setLeague(StandingsMessages.leagueTable(t.run.league().orElseThrow()))
                     .build());
         }
-        return Optional.of(StandingsMessages.toProto(id, t.spec, t.standings));
+        return Optional.of(StandingsMessages.toProto(id, t.run.spec(), t.run.standings()));
     }
 
     /** The leader by points and its points, or empty before any game. */
     public synchronized Optional<Map.Entry<String, Double>> leader(String id) {
         Tournament t = tournaments.get(id);
-        if (t == null || t.standings.gamesPlayed() == 0 || t.league != null) {
+        if (t == null || t.run.standings().gamesPlayed() == 0 || t.league()) {
             return Optional.empty(); // a league ranks by rating (its standings), not by points
         }
-        return t.standings.table().stream()
+        return t.run.standings().table().stream()
                 .max((x, y) -> Double.compare(x.points(), y.points()))
                 .map(row -> Map.entry(row.engine(), row.points()));
     }

@@ -85,4 +85,38 @@ public final class StandingsMessages {
         }
         return builder.build();
     }
+
+    /** A league's table: ratings (best first), each engine's history and the crosstable. */
+    public static dev.taikai.proto.tournament.v1.LeagueTable leagueTable(dev.taikai.tournament.league.League league) {
+        var table = dev.taikai.proto.tournament.v1.LeagueTable.newBuilder().setRounds(league.rounds());
+        league.ratings().entrySet().stream()
+                .sorted((a, b) ->
+                        Double.compare(b.getValue().elo(), a.getValue().elo()))
+                .forEach(e -> table.addRatings(dev.taikai.proto.tournament.v1.LeagueRating.newBuilder()
+                        .setEngine(e.getKey())
+                        .setElo(e.getValue().elo())
+                        .setError(e.getValue().error())
+                        .setGames(e.getValue().games())
+                        .setActive(league.pool().contains(e.getKey()))));
+        league.history().forEach((engine, points) -> {
+            var history =
+                    dev.taikai.proto.tournament.v1.RatingHistory.newBuilder().setEngine(engine);
+            for (var p : points) {
+                history.addPoints(dev.taikai.proto.tournament.v1.RatingPoint.newBuilder()
+                        .setRound(p.round())
+                        .setElo(p.elo())
+                        .setError(p.error()));
+            }
+            table.addHistory(history);
+        });
+        league.crosstable().forEach((engine, cells) -> {
+            var row = dev.taikai.proto.tournament.v1.CrosstableRow.newBuilder().setEngine(engine);
+            cells.forEach((opponent, score) -> row.addCells(dev.taikai.proto.tournament.v1.CrosstableCell.newBuilder()
+                    .setOpponent(opponent)
+                    .setPoints(score.points())
+                    .setGames(score.games())));
+            table.addCrosstable(row);
+        });
+        return table.build();
+    }
 }

@@ -78,9 +78,18 @@ public record Sprt(double elo0, double elo1, double alpha, double beta) {
      * (μ − ½)/σ = {@code t}, by the fixed-point iteration of Van den Bergh's section 4.1.
      */
     static double[] maximumLikelihood(double[] scores, double[] observed, double t) {
+        double[] uniform = new double[scores.length];
+        java.util.Arrays.fill(uniform, 1.0 / scores.length);
+        double[] p = iterate(scores, observed, t, uniform);
+        // from the uniform start a large t (a bound of hundreds of normalized Elo) can leave no step at
+        // all; the observed distribution itself is a start from which the constraint can be met
+        return p != null ? p : java.util.Objects.requireNonNullElse(iterate(scores, observed, t, observed), uniform);
+    }
+
+    /** The fixed-point iteration from {@code start}; null when its first step cannot be taken. */
+    private static double[] iterate(double[] scores, double[] observed, double t, double[] start) {
         int n = scores.length;
-        double[] p = new double[n];
-        java.util.Arrays.fill(p, 1.0 / n);
+        double[] p = start.clone();
         for (int iteration = 0; iteration < 100; iteration++) {
             double mu = 0;
             for (int i = 0; i < n; i++) {
@@ -101,7 +110,7 @@ public record Sprt(double elo0, double elo1, double alpha, double beta) {
                 max = Math.max(max, phi[i]);
             }
             if (!(min < 0 && max > 0)) {
-                return p; // the constraint cannot move further; happens only for absurd t
+                return iteration == 0 ? null : p; // the constraint cannot move further
             }
             double theta = root(phi, observed, -1 / max, -1 / min);
             double change = 0;

@@ -191,4 +191,17 @@ class StatisticsTest {
             games.add(new RatingFit.Game(a, b, 0));
         }
     }
+
+    /**
+     * A bound far out (hundreds of normalized Elo, as a user testing a big change writes it) still points
+     * the right way: from the uniform start the iteration could not move and took the uniform distribution
+     * as the likelihood maximum, so two pairs won outright accepted H0.
+     */
+    @Test
+    void aFarBoundStillFavoursTheHypothesisTheGamesSupport() {
+        Sprt sprt = new Sprt(0, 300, 0.2, 0.2);
+        assertTrue(sprt.llr(new Pentanomial(0, 0, 0, 0, 0, 2)) > 0, "two pairs won outright");
+        assertTrue(sprt.llr(new Pentanomial(2, 0, 0, 0, 0, 0)) < 0, "two pairs lost outright");
+        assertEquals(Sprt.Status.H1, sprt.status(sprt.llr(new Pentanomial(0, 0, 0, 0, 0, 4))));
+    }
 }

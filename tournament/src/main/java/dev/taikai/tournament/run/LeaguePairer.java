@@ -1,0 +1,156 @@
+package dev.taikai.tournament.run;
+
+import dev.taikai.referee.game.GameAssignment;
+import dev.taikai.referee.game.GameRecord;
+import dev.taikai.tournament.Entrant;
+import dev.taikai.tournament.Schedule;
+import dev.taikai.tournament.TournamentSpec;
+import dev.taikai.tournament.league.League;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A league: its {@link League}, the entrants that ever joined, and the log of joins and leaves, each
+ * stamped with the round it takes effect with. A round is paired only when the previous one is complete,
+ * from the changes stamped for it and the results counted before, so replaying the log and the results
+ * pairs exactly the same rounds again.
+ */
+final class LeaguePairer implements Pairer {
+    private final TournamentSpec spec;
+    private final League league;
+    private final Map<String, Entrant> entrants = new LinkedHashMap<>();
+    private final List<LeagueChange> changes = new ArrayList<>();
+    private int applied;
+
+    LeaguePairer(TournamentSpec spec, League.Settings settings) {
+        this.spec = spec;
+        this.league = new League(settings);
+        for (Entrant entrant : spec.entrants()) {
+            entrants.put(entrant.name(), entrant);
+            league.join(entrant.name());
+        }
+    }
+
+    League league() {
+        return league;
+    }
+
+    List<LeagueChange> changes() {
+        return List.copyOf(changes);
+    }
+
+    /** Engines that ever joined, those whose join waits for the next round included. */
+    int entrantsEver() {
+        return engines().size();
+    }
+
+    /** The engine id of every name that ever joined, pending joins included. */
+    private Map<String, String> engines() {
+        Map<String, String> engines = new LinkedHashMap<>();
+        entrants.forEach((name, entrant) -> engines.put(name, entrant.engineId()));
+        for (LeagueChange change : changes.subList(applied, changes.size())) {
+            if (!change.leave()) {
+                engines.putIfAbsent(change.name(), change.entrant().engineId());
+            }
+        }
+        return engines;
+    }
+
+    /** The pool the next round will be paired from: today's with the pending changes applied. */
+    private Set<String> nextPool() {
+        Set<String> pool = new LinkedHashSet<>(league.pool());
+        for (LeagueChange change : changes.subList(applied, changes.size())) {
+            if (change.leave()) {
+                pool.remove(change.name());
+            } else {
+                pool.add(change.name());
+            }
+        }
+        return pool;
+    }
+
+    /**
+     * Logs a join ({@code entrant}) or a leave (null) of {@code name} for the next round, judged against
+     * the pool as the changes logged so far will leave it.
+     *
+     * @throws IllegalArgumentException naming the field when it cannot be done
+     */
+    LeagueChange change(String name, Entrant entrant) {
+        Set<String> pool = nextPool();
+        if (entrant == null) {
+            if (!pool.contains(name)) {
+                throw new IllegalArgumentException("name: '" + name + "' is not in the league's pool");
+            }
+        } else {
+            String known = engines().get(name);
+            if ((known != null && !known.equals(entrant.engineId())) || pool.contains(name)) {
+                throw new IllegalArgumentException("entrant.name: '" + name
+                        + "' is in the league already (a name stands for one engine for good)");
+            }
+        }
+        LeagueChange change = new LeagueChange(name, entrant, league.rounds() + 1);
+        changes.add(change);
+        return change;
+    }
+
+    /** Takes a change log published earlier (rebuilding); changes already known are kept. */
+    void restore(List<LeagueChange> published) {
+        for (int i = changes.size(); i < published.size(); i++) {
+            changes.add(published.get(i));
+        }
+    }
+
+    @Override
+    public List<GameAssignment> next() {
+        if (league.outstanding() > 0 || (spec.rounds() > 0 && league.rounds() >= spec.rounds())) {
+            return List.of();
+        }
+        int round = league.rounds() + 1;
+        while (applied < changes.size() && changes.get(applied).beforeRound() <= round) {
+            LeagueChange change = changes.get(applied++);
+            if (change.leave()) {
+                league.leave(change.name());
+            } else {
+                entrants.put(change.name(), change.entrant());
+                league.join(change.name());
+            }
+        }
+        List<GameAssignment> games = new ArrayList<>();
+        for (League.Game game : league.nextRound()) {
+            games.add(Schedule.leagueGame(spec, game, entrants.get(game.sente()), entrants.get(game.gote())));
+        }
+        return games;
+    }
+
+    @Override
+    public void counted(GameAssignment game, GameRecord record) {
+        league.record(game.gameId(), record.scoreOf(game.sente()));
+    }
+
+    @Override
+    public boolean complete() {
+        return spec.rounds() > 0 && league.rounds() >= spec.rounds() && league.outstanding() == 0;
+    }
+
+    @Override
+    public String finishedDetail() {
+        return "all " + spec.rounds() + " rounds played";
+    }
+
+    @Override
+    public Entrant entrant(String name) {
+        Entrant entrant = entrants.get(name);
+        if (entrant == null) {
+            throw new IllegalArgumentException("no engine named " + name + " in the league");
+        }
+        return entrant;
+    }
+
+    int rounds() {
+        return league.rounds();
+    }
+}

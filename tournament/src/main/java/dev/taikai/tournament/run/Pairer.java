@@ -1,0 +1,31 @@
+package dev.taikai.tournament.run;
+
+import dev.taikai.referee.game.GameAssignment;
+import dev.taikai.referee.game.GameRecord;
+import dev.taikai.tournament.Entrant;
+import java.util.List;
+
+/**
+ * How a format pairs its games. A fixed plan pairs everything at once; the others pair a round (or a
+ * tiebreak) when every game paired before is counted, from the results counted so far, so that the same
+ * results in any order within a round pair the same next round.
+ */
+interface Pairer {
+    /**
+     * The next games to play, called when every game paired so far is counted; empty when there is nothing
+     * more to pair (the run is complete, or a league waits for engines).
+     */
+    List<GameAssignment> next();
+
+    /** A game of this pairer's was counted. */
+    void counted(GameAssignment game, GameRecord record);
+
+    /** True when every game there will be has been paired and counted. */
+    boolean complete();
+
+    /** The line a finished run ends with ("all 12 games played"). */
+    String finishedDetail();
+
+    /** The entrant under {@code name}: the spec's, or one that joined a league. */
+    Entrant entrant(String name);
+}

@@ -1,0 +1,378 @@
+package dev.taikai.tournament.run;
+
+import dev.taikai.referee.game.GameAssignment;
+import dev.taikai.referee.game.GameRecord;
+import dev.taikai.referee.game.RecordCheck;
+import dev.taikai.tournament.Entrant;
+import dev.taikai.tournament.Format;
+import dev.taikai.tournament.Standings;
+import dev.taikai.tournament.TournamentSpec;
+import dev.taikai.tournament.league.League;
+import dev.taikai.tournament.stats.Sprt;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * One tournament as it is played, for both runners (ARCHITECTURE.md, decision 2): the games paired so
+ * far in the order they are handed out, how many of them have been handed out, the games counted (each id
+ * once) and the standings they make, and whether and why the run has stopped.
+ *
+ * <ul>
+ *   <li>{@link #handOut} gives the next games to start, keeping at most the spec's concurrency in play
+ *       (handed out and not counted), nothing once the run has stopped.
+ *   <li>{@link #count} counts a finished game once, only a game the run paired with those colours and
+ *       whose record holds up when replayed with the rules ({@link RecordCheck}). Counting the last game
+ *       of a round pairs the next one (leagues); counting the last game of all finishes the run; an SPRT
+ *       crossing a bound stops it. Games in play when the run stops are still counted when they end.
+ *   <li>A run is rebuilt by counting the same records again (in any order within a round): a resumed
+ *       local run from its journal, a scheduler from Kafka, both through this code.
+ * </ul>
+ *
+ * <p>Not thread-safe: a runner serialises its calls.
+ */
+public final class TournamentRun {
+    private final TournamentSpec spec;
+    private final Pairer pairer;
+    private final LeaguePairer league;
+    private final Standings standings;
+    private final List<GameAssignment> paired = new ArrayList<>();
+    private final Map<String, Integer> index = new HashMap<>();
+    private int handedOut;
+    /** Rebuilding: games handed out before, some perhaps in rounds not paired again yet. */
+    private int handedOutBefore;
+
+    private int countedHandedOut;
+    private int restoredRounds;
+    private Stop stop;
+
+    /** A run of {@code spec}; a league pairs with the default settings and the spec's games per pairing. */
+    public TournamentRun(TournamentSpec spec) {
+        this(spec, defaultLeague(spec));
+    }
+
+    /** A run of {@code spec}; {@code leagueSettings} are a league's (ignored for other formats). */
+    public TournamentRun(TournamentSpec spec, League.Settings leagueSettings) {
+        this.spec = spec;
+        this.standings =
+                new Standings(spec.entrants().stream().map(Entrant::name).toList());
+        if (spec.format() == Format.LEAGUE) {
+            this.league = new LeaguePairer(spec, leagueSettings);
+            this.pairer = league;
+        } else {
+            this.league = null;
+            this.pairer = new FixedPlan(spec);
+        }
+        advance();
+    }
+
+    private static League.Settings defaultLeague(TournamentSpec spec) {
+        League.Settings d = League.Settings.DEFAULT;
+        return spec.format() == Format.LEAGUE
+                ? new League.Settings(spec.gamesPerPairing(), d.rematchPenalty(), d.rematchMemory(), d.halfLifeRounds())
+                : d;
+    }
+
+    public TournamentSpec spec() {
+        return spec;
+    }
+
+    /** The standings of the games counted. */
+    public Standings standings() {
+        return standings;
+    }
+
+    /** Why the run stopped; empty while it runs. */
+    public Optional<Stop> stop() {
+        return Optional.ofNullable(stop);
+    }
+
+    public boolean running() {
+        return stop == null;
+    }
+
+    /**
+     * At most {@code max} games to start now, in pairing order, keeping at most the concurrency in play;
+     * games counted already are passed over. Empty when the run has stopped, when the concurrency is used
+     * up, or when the next round waits for games in play.
+     */
+    public List<GameAssignment> handOut(int max) {
+        List<GameAssignment> next = new ArrayList<>();
+        if (stop != null) {
+            return next;
+        }
+        catchUp();
+        int room = Math.min(max, spec.concurrency() - inPlay());
+        while (room > 0 && handedOut < paired.size()) {
+            GameAssignment game = paired.get(handedOut++);
+            if (standings.contains(game.gameId())) {
+                countedHandedOut++;
+                continue;
+            }
+            next.add(game);
+            room--;
+        }
+        return next;
+    }
+
+    /** Every game there is to hand out now, within the concurrency ({@link #handOut}). */
+    public List<GameAssignment> handOut() {
+        return handOut(Integer.MAX_VALUE);
+    }
+
+    /**
+     * Rebuilding: every game paired up to and including {@code gameId} was handed out before (it is in
+     * play somewhere or counted) and is not handed out again. Unknown ids change nothing.
+     */
+    public void handedOutThrough(String gameId) {
+        Integer i = index.get(gameId);
+        if (i != null) {
+            handedOutUpTo(i + 1);
+        }
+    }
+
+    /**
+     * Rebuilding: the first {@code games} games in pairing order were handed out before, also those of
+     * rounds that are paired again only as their predecessors' records are counted.
+     */
+    public void handedOutUpTo(int games) {
+        handedOutBefore = Math.max(handedOutBefore, games);
+        catchUp();
+    }
+
+    private void catchUp() {
+        while (handedOut < Math.min(handedOutBefore, paired.size())) {
+            if (standings.contains(paired.get(handedOut++).gameId())) {
+                countedHandedOut++;
+            }
+        }
+    }
+
+    /** Games handed out and not counted yet. */
+    public int inPlay() {
+        catchUp();
+        return handedOut - countedHandedOut;
+    }
+
+    /** Games handed out so far, counted or not (after a rebuild, at least as many as before it). */
+    public int handedOut() {
+        return Math.max(handedOut, handedOutBefore);
+    }
+
+    /** The place of {@code gameId} in pairing order (the order games are handed out in); -1 if unknown. */
+    public int order(String gameId) {
+        Integer i = index.get(gameId);
+        return i == null ? -1 : i;
+    }
+
+    /** True when {@code name} is an entrant: the spec's, or one that joined the league. */
+    public boolean knows(String name) {
+        try {
+            pairer.entrant(name);
+            return true;
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
+
+    /** Games paired so far: a fixed plan's every game, a league's rounds up to now. */
+    public int paired() {
+        return paired.size();
+    }
+
+    /** Every game paired so far, in pairing order. */
+    public List<GameAssignment> pairedGames() {
+        return List.copyOf(paired);
+    }
+
+    /** The game paired under {@code gameId} with these colours, if there is one. */
+    public Optional<GameAssignment> paired(String gameId, String sente, String gote) {
+        Integer i = index.get(gameId);
+        if (i == null) {
+            return Optional.empty();
+        }
+        GameAssignment game = paired.get(i);
+        return game.sente().equals(sente) && game.gote().equals(gote) ? Optional.of(game) : Optional.empty();
+    }
+
+    /** The game paired under {@code gameId}, if there is one. */
+    public Optional<GameAssignment> paired(String gameId) {
+        Integer i = index.get(gameId);
+        return i == null ? Optional.empty() : Optional.of(paired.get(i));
+    }
+
+    /** {@link #count(GameRecord, Consumer)}, for callers that do not need the reason of a refusal. */
+    public Counted count(GameRecord record) {
+        return count(record, why -> {});
+    }
+
+    /**
+     * Counts a finished game (see the class comment); the reason of a {@link Counted#REFUSED} goes to
+     * {@code refused}.
+     */
+    public Counted count(GameRecord record, Consumer<String> refused) {
+        GameAssignment game = record.assignment();
+        Optional<GameAssignment> planned = paired(game.gameId(), game.sente(), game.gote());
+        if (planned.isEmpty()) {
+            return Counted.UNKNOWN;
+        }
+        Optional<String> problem = RecordCheck.problem(record, planned.get());
+        if (problem.isPresent()) {
+            refused.accept(problem.get());
+            return Counted.REFUSED;
+        }
+        if (!standings.add(record)) {
+            return Counted.DUPLICATE;
+        }
+        if (index.get(game.gameId()) < handedOut) {
+            countedHandedOut++;
+        }
+        pairer.counted(planned.get(), record);
+        checkSprt();
+        advance();
+        return Counted.COUNTED;
+    }
+
+    /** Stops a running run at a user's request: no further game starts; games in play still count. */
+    public void cancel(String reason) {
+        if (stop == null) {
+            stop = new Stop(
+                    Stop.Kind.CANCELLED, reason == null || reason.isBlank() ? "cancelled" : "cancelled: " + reason);
+        }
+    }
+
+    /** Stops a running run that cannot go on, with the reason. */
+    public void abort(String reason) {
+        if (stop == null) {
+            stop = new Stop(Stop.Kind.ABORTED, reason);
+        }
+    }
+
+    /** Rebuilding: the run's stop as it was published (null: running). */
+    public void restoreStop(Stop published) {
+        stop = published;
+    }
+
+    /** The entrant under {@code name}: the spec's, or one that joined the league. */
+    public Entrant entrant(String name) {
+        return pairer.entrant(name);
+    }
+
+    // ---- leagues
+
+    /** The league of a league run. */
+    public Optional<League> league() {
+        return league == null ? Optional.empty() : Optional.of(league.league());
+    }
+
+    /** A league's joins and leaves so far, in order; empty for other formats. */
+    public List<LeagueChange> leagueChanges() {
+        return league == null ? List.of() : league.changes();
+    }
+
+    /** Rounds a league has paired; 0 for other formats. */
+    public int leagueRounds() {
+        return league == null ? 0 : league.rounds();
+    }
+
+    /** Engines that ever took part in a league (the spec's and every join); the spec's for other formats. */
+    public int entrantsEver() {
+        return league == null ? spec.entrants().size() : league.entrantsEver();
+    }
+
+    /**
+     * {@code entrant} joins the league from its next round on.
+     *
+     * @throws IllegalArgumentException naming the field when it cannot (a name in use for another engine
+     *     or in the pool)
+     * @throws IllegalStateException when this run is not a league or has stopped
+     */
+    public LeagueChange join(Entrant entrant) {
+        LeagueChange change = leagueOpen().change(entrant.name(), entrant);
+        advance();
+        return change;
+    }
+
+    /**
+     * The engine {@code name} leaves the league's pool from its next round on; its games in play count.
+     *
+     * @throws IllegalArgumentException when it is not in the pool
+     * @throws IllegalStateException when this run is not a league or has stopped
+     */
+    public LeagueChange leave(String name) {
+        LeagueChange change = leagueOpen().change(name, null);
+        advance();
+        return change;
+    }
+
+    /**
+     * Rebuilding a league: its change log as published, and the rounds it had paired (paired again
+     * whatever its status, so that their games can be counted).
+     */
+    public void restoreLeague(List<LeagueChange> changes, int roundsPaired) {
+        if (league == null) {
+            return;
+        }
+        league.restore(changes);
+        restoredRounds = Math.max(restoredRounds, roundsPaired);
+        advance();
+    }
+
+    private LeaguePairer leagueOpen() {
+        if (league == null) {
+            throw new IllegalStateException("a " + spec.format().id() + " has no pool to join or leave");
+        }
+        if (stop != null) {
+            throw new IllegalStateException("the league has stopped (" + stop.detail() + ")");
+        }
+        return league;
+    }
+
+    // ----
+
+    /** Pairs what the format pairs next once every game paired so far is counted; finishes a complete run. */
+    private void advance() {
+        while ((stop == null || (league != null && league.rounds() < restoredRounds))
+                && standings.gamesPlayed() == paired.size()) {
+            List<GameAssignment> more = pairer.next();
+            if (more.isEmpty()) {
+                break;
+            }
+            for (GameAssignment game : more) {
+                index.put(game.gameId(), paired.size());
+                paired.add(game);
+            }
+            catchUp();
+        }
+        if (stop == null && pairer.complete()) {
+            stop = new Stop(Stop.Kind.FINISHED, pairer.finishedDetail());
+        }
+    }
+
+    private void checkSprt() {
+        Sprt sprt = spec.sprt();
+        if (sprt == null || stop != null) {
+            return;
+        }
+        String a = spec.entrants().get(0).name();
+        String b = spec.entrants().get(1).name();
+        double llr = sprt.llr(standings.pentanomial(a, b));
+        Sprt.Status verdict = sprt.status(llr);
+        if (verdict != Sprt.Status.CONTINUE) {
+            stop = new Stop(
+                    Stop.Kind.SPRT_CONCLUDED,
+                    String.format(
+                            Locale.ROOT,
+                            "SPRT concluded after %d games: %s accepted (LLR %.2f, bounds %.2f, %.2f)",
+                            standings.gamesPlayed(),
+                            verdict,
+                            llr,
+                            sprt.lowerBound(),
+                            sprt.upperBound()));
+        }
+    }
+}
