@@ -78,6 +78,7 @@ if results.get("from") == "cluster":  # the scheduler's records, in protobuf's J
         "result": r["result"].removeprefix("RESULT_").removesuffix("_WINS").lower(),
         "sente": r["assignment"]["sente"]["name"], "gote": r["assignment"]["gote"]["name"],
         "move_data": [{"overrun_ms": int(m.get("overrunNs", 0)) / 1e6} for m in r.get("moves", [])],
+        "time_loss_overrun_ms": int(r.get("timeLossOverrunNs", 0)) / 1e6,
     } for r in games]
 losses = {}
 faults = 0
@@ -90,6 +91,8 @@ for g in games:
         faults += 1
     for m in g["move_data"]:
         overruns.append(m.get("overrun_ms", 0.0))
+    if g.get("time_loss_overrun_ms"):  # the losing move is not among the moves played
+        overruns.append(g["time_loss_overrun_ms"])
 over = sorted(o for o in overruns if o > 0)
 def pct(values, q):
     return values[min(len(values) - 1, int(q * len(values)))] if values else 0.0
@@ -156,12 +159,35 @@ play_cluster() { # label control concurrency games entrant... -> plays; writes $
   fetch_records "$id" "$out/$label-$control-c$concurrency.json"
 }
 
+# With TAIKAI_BENCH_PAUSE_DIR set (local runner only), a file in that directory pauses the benchmark: the
+# run in progress is stopped with SIGTERM (its games in progress are not recorded, so a game is never
+# measured while something else loads the machine) and resumed from its records when the directory is
+# empty again. bench/quietly.sh CMD does that around a command. While a run plays, the file
+# $TAIKAI_BENCH_PAUSE_DIR.playing exists.
+pause_dir="${TAIKAI_BENCH_PAUSE_DIR:-}"
+[ -z "$pause_dir" ] || mkdir -p "$pause_dir"
+paused() { [ -n "$pause_dir" ] && [ -n "$(ls -A "$pause_dir" 2>/dev/null)" ]; }
+
 play() { # label control concurrency games engine-args... -> plays; writes $out/<name>.json
   local label="$1" control="$2" concurrency="$3" n="$4"; shift 4
-  local dir="$out/$label-$control-c$concurrency"
-  # shellcheck disable=SC2046
-  "$root/taikai" run -variant minishogi "$@" -each $(flags "$control") -rounds $((n / 2)) -games 2 \
-    -concurrency "$concurrency" -maxmoves 60 -out "$dir" > "$dir.txt" 2> "$dir.progress" || true
+  local dir="$out/$label-$control-c$concurrency" pid status
+  while true; do
+    while paused; do sleep 1; done
+    [ -z "$pause_dir" ] || touch "$pause_dir.playing"
+    # shellcheck disable=SC2046
+    "$root/taikai" run -variant minishogi "$@" -each $(flags "$control") -rounds $((n / 2)) -games 2 \
+      -concurrency "$concurrency" -maxmoves 60 -out "$dir" >> "$dir.txt" 2>> "$dir.progress" &
+    pid=$!
+    while kill -0 "$pid" 2>/dev/null && ! paused; do sleep 0.5; done
+    if kill -0 "$pid" 2>/dev/null; then
+      kill -TERM "$pid"
+      echo "paused $(date -u +%H:%M:%S)" >> "$dir.progress"
+    fi
+    status=0
+    wait "$pid" || status=$?
+    [ -z "$pause_dir" ] || rm -f "$pause_dir.playing"
+    [ "$status" -eq 130 ] || [ "$status" -eq 143 ] || break
+  done
   cp "$dir/results.json" "$out/$label-$control-c$concurrency.json"
 }
 
