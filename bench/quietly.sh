@@ -5,7 +5,7 @@
 #
 # Usage: TAIKAI_BENCH_PAUSE_DIR=DIR bench/quietly.sh CMD [ARGS...]
 set -uo pipefail
-dir="${TAIKAI_BENCH_PAUSE_DIR:?set TAIKAI_BENCH_PAUSE_DIR to the benchmark's pause directory}"
+dir="${TAIKAI_BENCH_PAUSE_DIR:?set TAIKAI_BENCH_PAUSE_DIR to the pause directory of the benchmark}"
 mkdir -p "$dir"
 token="$dir/$$"
 touch "$token"
