@@ -20,7 +20,7 @@ import picocli.CommandLine.Unmatched;
             "Runs a tournament on this machine: './taikai run tournament.yaml' or cutechess-style flags.",
             "",
             "Flags: -variant V -engine conf=ID|name=N cmd=C [arg= dir= option.X= quirk= notation=] [tc= byoyomi= st="
-                    + " nodes= depth= timemargin=MS] ... -each <engine settings for all> -tournament round-robin|gauntlet|match"
+                    + " nodes= depth= timemargin=MS] ... -each <engine settings for all> -tournament round-robin|gauntlet|match|league|swiss|knockout"
                     + " -seeds N -rounds N -games N -repeat -concurrency N -openings file=F order=sequential|random"
                     + " -sprt elo0= elo1= alpha= beta= -resign movecount= score= -draw movenumber= movecount= score="
                     + " -maxmoves N -timemargin MS -srand N -recover -restart on|off -event NAME -out DIR -catalog FILE",
@@ -55,10 +55,6 @@ final class RunCommand implements Callable<Integer> {
                     : CutechessArguments.parse(args);
         } catch (ConfigException e) {
             throw new Failures.UsageException(e.getMessage());
-        }
-        if (plan.spec().format() == dev.taikai.tournament.Format.LEAGUE) {
-            throw new Failures.UsageException("format: league runs on a cluster, where engines can join and leave:"
-                    + " taikai cluster up, then taikai cluster submit " + String.join(" ", args));
         }
         return exitCode(new LocalRunner(
                         plan, spec.commandLine().getOut(), spec.commandLine().getErr())

@@ -45,6 +45,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
@@ -78,6 +79,8 @@ class ClusterTest {
                         + Tournaments.fakeEntry("fake-a", "--seed", "1", "--think-ms", "5")
                         + Tournaments.fakeEntry("fake-b", "--seed", "2", "--think-ms", "5")
                         + Tournaments.fakeEntry("fake-c", "--seed", "3", "--think-ms", "5")
+                        + Tournaments.fakeEntry("fake-d", "--seed", "4", "--think-ms", "5")
+                        + Tournaments.fakeEntry("fake-e", "--seed", "5", "--think-ms", "5")
                         + Tournaments.fakeEntry("fake-slow", "--think-ms", "400")
                         + Tournaments.fakeEntry("fake-ponderous", "--think-ms", "40000"));
         // Another program takes worker-1's gRPC port (the sixth port handed out: broker, controller, the
@@ -597,8 +600,14 @@ class ClusterTest {
         assertTrue(league.getCrosstableCount() >= 3);
     }
 
+    /**
+     * One league file, through the cluster and on one machine: the same rounds, the same games (ids,
+     * colours, results) and the same ratings, with an engine that joins for round 2 and one that leaves
+     * after it. The fake engines start every game from their seed, so a game's moves do not depend on
+     * where or after which other game it is played.
+     */
     @Test
-    void aLeagueFileRunsThroughTheClusterCommandAndNotOnOneMachine() throws Exception {
+    void aLeagueFileGivesTheSameRoundsGamesAndRatingsThroughTheClusterAndOnOneMachine() throws Exception {
         Path file = dir.resolve("league.yaml");
         Files.writeString(
                 file,
@@ -608,19 +617,130 @@ class ClusterTest {
                         "variant: minishogi",
                         "catalog: fakes.yaml",
                         "format: league",
-                        "rounds: 2",
+                        "rounds: 3",
                         "games: 2",
                         "time-control: byoyomi 0.5",
                         "adjudication: {move-limit: 30}",
-                        "engines: [fake-a, fake-b, fake-c]",
+                        "output: league-local",
+                        "engines:",
+                        "  - fake-a",
+                        "  - fake-b",
+                        "  - {engine: fake-c, until-round: 2}",
+                        "  - {engine: fake-d, from-round: 2}",
                         ""));
         ClusterProbe.Output submitted = ClusterProbe.submit(cluster, file);
         assertEquals(0, submitted.code(), submitted.err());
-        assertTrue(submitted.out().contains("Standings of file league (minishogi, league, 4 games)"), submitted.out());
-        assertTrue(submitted.out().contains("finished (all 2 rounds played)"), submitted.out());
+        assertTrue(submitted.out().contains("Standings of file league (minishogi, league, 8 games)"), submitted.out());
+        assertTrue(submitted.out().contains("finished (all 3 rounds played)"), submitted.out());
+        StringWriter out = new StringWriter();
+        Set<String> localGames = sameGamesThroughBoth(file, submitted, "league-local", out);
+        assertTrue(out.toString().contains("League ratings after 3 rounds"), out.toString());
+        JsonNode local = Tournaments.results(dir.resolve("league-local"));
+        assertEquals(8, localGames.size(), localGames.toString());
+        assertTrue(localGames.stream().noneMatch(g -> g.startsWith("l1-") && g.contains("fake-d")), "joins for 2");
+        assertTrue(localGames.stream().noneMatch(g -> g.startsWith("l3-") && g.contains("fake-c")), "left after 2");
+
+        var league = parse(
+                        ClusterProbe.get(cluster.scheduler().http() + "/api/tournaments/" + submitted.tournamentId()
+                                + "/standings"),
+                        dev.taikai.proto.tournament.v1.Standings.newBuilder())
+                .build()
+                .getLeague();
+        assertEquals(3, league.getRounds());
+        assertEquals(3, local.get("league").get("rounds").asInt());
+        JsonNode localRatings = local.get("league").get("ratings");
+        assertEquals(league.getRatingsCount(), localRatings.size());
+        for (int i = 0; i < localRatings.size(); i++) {
+            var rating = league.getRatings(i);
+            assertEquals(rating.getEngine(), localRatings.get(i).get("engine").asText(), "the same order");
+            assertEquals(rating.getGames(), localRatings.get(i).get("games").asInt());
+            if (Double.isFinite(rating.getElo())) {
+                assertEquals(rating.getElo(), localRatings.get(i).get("elo").asDouble(), 0.01, rating.getEngine());
+            }
+        }
+    }
+
+    /**
+     * Runs {@code file} on one machine (into {@code output}) after the cluster ran it as {@code submitted},
+     * and checks that both played the same games (ids, colours, results); returns them.
+     */
+    private Set<String> sameGamesThroughBoth(Path file, ClusterProbe.Output submitted, String output, StringWriter out)
+            throws Exception {
         StringWriter err = new StringWriter();
-        assertEquals(2, taikai(new StringWriter(), err, "run", file.toString()));
-        assertTrue(err.toString().contains("format: league runs on a cluster"), err.toString());
+        assertEquals(0, taikai(out, err, "run", file.toString()), err.toString());
+        JsonNode local = Tournaments.results(dir.resolve(output));
+        Set<String> clusterGames = new TreeSet<>();
+        for (GameRecord record :
+                scheduler.records(submitted.tournamentId(), 0, 1000).getRecordsList()) {
+            var a = record.getAssignment();
+            clusterGames.add(a.getLocalId() + " " + a.getSente().getName() + "-"
+                    + a.getGote().getName() + " "
+                    + record.getResult()
+                            .name()
+                            .replace("RESULT_", "")
+                            .replace("_WINS", "")
+                            .toLowerCase(Locale.ROOT));
+        }
+        Set<String> localGames = new TreeSet<>();
+        for (JsonNode game : local.get("games")) {
+            localGames.add(game.get("id").asText() + " " + game.get("sente").asText() + "-"
+                    + game.get("gote").asText() + " " + game.get("result").asText());
+        }
+        assertEquals(localGames, clusterGames, "the same games with the same results");
+        return localGames;
+    }
+
+    /**
+     * A Swiss and a knockout through the cluster and on one machine: the same games round by round (a
+     * round's pairing follows from the results before it, so this holds only because both runners pair
+     * with the one core), no Swiss pairing twice, and the knockout's bracket with its byes.
+     */
+    @Test
+    void swissAndKnockoutFilesPlayTheSameGamesThroughTheClusterAndOnOneMachine() throws Exception {
+        for (String format : List.of("swiss", "knockout")) {
+            Path file = dir.resolve(format + ".yaml");
+            Files.writeString(
+                    file,
+                    String.join(
+                            "\n",
+                            "name: file " + format,
+                            "variant: minishogi",
+                            "catalog: fakes.yaml",
+                            "format: " + format,
+                            format.equals("swiss") ? "rounds: 3" : "",
+                            "games: 2",
+                            "time-control: byoyomi 0.5",
+                            "adjudication: {move-limit: 30}",
+                            "output: " + format + "-local",
+                            "engines: [fake-a, fake-b, fake-c, fake-d, fake-e]",
+                            ""));
+            ClusterProbe.Output submitted = ClusterProbe.submit(cluster, file);
+            assertEquals(0, submitted.code(), submitted.err());
+            assertTrue(submitted.out().contains("finished"), submitted.out());
+            StringWriter out = new StringWriter();
+            Set<String> games = sameGamesThroughBoth(file, submitted, format + "-local", out);
+            if (format.equals("swiss")) {
+                assertEquals(12, games.size(), "3 rounds of 2 pairings of 2 games: " + games);
+                Set<String> pairings = new TreeSet<>();
+                for (String game : games) {
+                    String[] parts = game.split(" ");
+                    if (parts[0].endsWith("-g1")) {
+                        String pairing = new TreeSet<>(List.of(parts[1].split("-(?=fake)"))).toString();
+                        assertTrue(pairings.add(pairing), "no pairing twice: " + game);
+                    }
+                }
+                assertTrue(out.toString().contains("Swiss table after 3 rounds"), out.toString());
+            } else {
+                // 5 engines in a bracket of 8: seeds 1 to 3 have byes, 4 meets 5 in round 1
+                assertTrue(
+                        games.stream()
+                                .filter(g -> g.startsWith("r1-"))
+                                .allMatch(g -> g.contains("fake-d") && g.contains("fake-e")),
+                        games.toString());
+                assertTrue(out.toString().contains("Knockout bracket"), out.toString());
+                assertTrue(out.toString().contains("Winner: "), out.toString());
+            }
+        }
     }
 
     private static <B extends com.google.protobuf.Message.Builder> B parse(String json, B builder) throws Exception {

@@ -103,6 +103,9 @@ public final class FakeEngine {
                 }
                 case "setoption" -> setOption(line);
                 case "usinewgame" -> {
+                    // every game starts from the seed: the same opponent's moves get the same game, in
+                    // whatever order and on whichever machine the games are played (both runners alike)
+                    random.setSeed(switches.seed);
                     if (switches.newGameFloodMegabytes > 0) {
                         writeRaw('i', switches.newGameFloodMegabytes, true);
                     }

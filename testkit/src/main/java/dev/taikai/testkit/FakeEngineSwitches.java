@@ -6,7 +6,7 @@ final class FakeEngineSwitches {
             "\n",
             "usage: FakeEngine [switches]",
             "  --name NAME              id name (default: Taikai fake engine)",
-            "  --seed N                 random seed for the moves (default 1)",
+            "  --seed N                 random seed for the moves, again at every usinewgame (default 1)",
             "  --think-ms N             think exactly N ms per move (default: a share of the clock, half a movetime)",
             "  --crash-on-go            exit at once when told go",
             "  --crash-after N          exit at the go after N answered moves",

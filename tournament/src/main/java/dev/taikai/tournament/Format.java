@@ -13,9 +13,19 @@ public enum Format {
     MATCH("match"),
     /**
      * A continuous rating league: the entrants are the first pool, engines join and leave, and each round
-     * is paired by rating ({@link dev.taikai.tournament.league.League}); it runs on a cluster.
+     * is paired by rating ({@link dev.taikai.tournament.league.League}); on one machine or a cluster.
      */
-    LEAGUE("league");
+    LEAGUE("league"),
+    /**
+     * {@code rounds} rounds, each paired by score (best with best) with no pairing repeated while it can
+     * be avoided, and a bye for the lowest-placed engine that has had fewest ({@code run.SwissPairer}).
+     */
+    SWISS("swiss"),
+    /**
+     * Single elimination by seed (the entrants' order): each match is a pairing's games, then tiebreak
+     * pairs while tied, then the better seed ({@code run.KnockoutPairer}).
+     */
+    KNOCKOUT("knockout");
 
     private final String id;
 

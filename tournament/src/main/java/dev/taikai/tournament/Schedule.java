@@ -38,20 +38,15 @@ public final class Schedule {
                     }
                     Entrant sente = game % 2 == 1 ? first : second;
                     Entrant gote = game % 2 == 1 ? second : first;
-                    games.add(new GameAssignment(
+                    games.add(assignment(
+                            spec,
                             "r" + round + "-p" + (p + 1) + "-g" + game,
                             round,
                             p + 1,
                             game,
-                            spec.variant(),
-                            sente.name(),
-                            gote.name(),
-                            opening,
-                            sente.timeControl(),
-                            gote.timeControl(),
-                            sente.marginMillis(spec.overrunMargin()),
-                            gote.marginMillis(spec.overrunMargin()),
-                            spec.adjudication()));
+                            sente,
+                            gote,
+                            opening));
                 }
             }
         }
@@ -71,8 +66,8 @@ public final class Schedule {
                     }
                 }
             }
-            case LEAGUE -> {
-                // no fixed plan: a league's rounds are paired as it goes (leagueGame)
+            case LEAGUE, SWISS, KNOCKOUT -> {
+                // no fixed plan: these are paired round by round as results come in (tournament.run)
             }
             case GAUNTLET -> {
                 for (int seed = 0; seed < spec.seeds(); seed++) {
@@ -103,15 +98,55 @@ public final class Schedule {
     public static GameAssignment leagueGame(
             TournamentSpec spec, dev.taikai.tournament.league.League.Game game, Entrant sente, Entrant gote) {
         int pair = (game.round() - 1) * 1000 + (game.pairing() - 1);
-        return new GameAssignment(
+        return assignment(
+                spec,
                 game.id(),
                 game.round(),
                 game.pairing(),
                 game.game(),
+                sente,
+                gote,
+                openingFor(spec, openingOrder(spec), pair));
+    }
+
+    /**
+     * A game of a format paired round by round (Swiss, knockout): id {@code r<round>-p<pairing>-g<game>};
+     * games 2k−1 and 2k of a pairing share an opening, taken in the suite's order (or the seed's shuffle),
+     * each pair of a pairing its own.
+     */
+    public static GameAssignment roundGame(
+            TournamentSpec spec, int round, int pairing, int game, Entrant sente, Entrant gote) {
+        int pair = ((round - 1) * 1000 + (pairing - 1)) * 100 + (game - 1) / 2;
+        return assignment(
+                spec,
+                "r" + round + "-p" + pairing + "-g" + game,
+                round,
+                pairing,
+                game,
+                sente,
+                gote,
+                openingFor(spec, openingOrder(spec), pair));
+    }
+
+    /** The assignment of game {@code game} of pairing {@code pairing} in round {@code round}. */
+    private static GameAssignment assignment(
+            TournamentSpec spec,
+            String id,
+            int round,
+            int pairing,
+            int game,
+            Entrant sente,
+            Entrant gote,
+            Opening opening) {
+        return new GameAssignment(
+                id,
+                round,
+                pairing,
+                game,
                 spec.variant(),
                 sente.name(),
                 gote.name(),
-                openingFor(spec, openingOrder(spec), pair),
+                opening,
                 sente.timeControl(),
                 gote.timeControl(),
                 sente.marginMillis(spec.overrunMargin()),

@@ -49,6 +49,24 @@ public record TournamentSpec(
                 throw new IllegalArgumentException("two engines are named '" + entrant.name() + "'; names must differ");
             }
         }
+        for (Entrant entrant : entrants) {
+            if (format != Format.LEAGUE && !entrant.rounds().equals(Entrant.Rounds.ALL)) {
+                throw new IllegalArgumentException(
+                        "engine '" + entrant.name() + "': only a league's engines play from or until a round");
+            }
+            if (rounds > 0 && entrant.rounds().from() > rounds) {
+                throw new IllegalArgumentException("engine '" + entrant.name() + "' would join in round "
+                        + entrant.rounds().from() + " of a league of " + rounds);
+            }
+        }
+        if (format == Format.LEAGUE
+                && entrants.stream().filter(e -> e.rounds().from() == 1).count() < 2) {
+            throw new IllegalArgumentException("a league needs at least two engines from its first round");
+        }
+        if (format == Format.KNOCKOUT && rounds != 1) {
+            throw new IllegalArgumentException(
+                    "a knockout's rounds follow from its number of engines; leave rounds out (or 1), not " + rounds);
+        }
         if (format == Format.MATCH && entrants.size() != 2) {
             throw new IllegalArgumentException("a match needs exactly two engines, not " + entrants.size());
         }

@@ -114,7 +114,7 @@ public final class CutechessArguments {
         if (single.containsKey("-tournament")) {
             format = Format.byId(single.get("-tournament"))
                     .orElseThrow(() -> new ConfigException("unknown -tournament '" + single.get("-tournament")
-                            + "'; use round-robin, gauntlet or match"));
+                            + "'; use round-robin, gauntlet, match, league, swiss or knockout"));
         }
         List<Opening> openings = List.of();
         boolean random = false;

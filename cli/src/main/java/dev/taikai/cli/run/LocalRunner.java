@@ -114,6 +114,11 @@ public final class LocalRunner {
             }
             records.finish(standings);
             Report.print(out, spec, standings);
+            run.league().ifPresent(league -> LeagueReport.print(out, league));
+            if (!run.summary().isEmpty()) {
+                out.println();
+                run.summary().forEach(out::println);
+            }
             long moves = movesThisRun.get();
             double cpuSeconds = processCpuNanos() / 1e9;
             out.printf(
@@ -146,19 +151,22 @@ public final class LocalRunner {
 
     /** "12 games planned", "12 games planned, 4 already played (resuming)", or a league's rounds. */
     private static String planText(TournamentRun run, int played) {
-        String planned = run.spec().format() == dev.taikai.tournament.Format.LEAGUE
-                ? run.spec().rounds() + " rounds"
-                : run.paired() + " games planned";
+        String planned = switch (run.spec().format()) {
+            case LEAGUE, SWISS -> run.spec().rounds() + " rounds";
+            case KNOCKOUT -> "single elimination";
+            default -> run.paired() + " games planned";
+        };
         return planned + (played > 0 ? ", " + played + " already played (resuming)" : "");
     }
 
-    /** Games the run will have played when it ends: the plan's, or a league's rounds of full pairings. */
+    /** Games the run will have played when it ends: the plan's, or rounds of full pairings (an estimate). */
     private static int expectedGames(TournamentRun run) {
         TournamentSpec spec = run.spec();
-        if (spec.format() != dev.taikai.tournament.Format.LEAGUE) {
-            return run.paired();
-        }
-        return spec.rounds() * (spec.entrants().size() / 2) * spec.gamesPerPairing();
+        return switch (spec.format()) {
+            case LEAGUE, SWISS -> spec.rounds() * (spec.entrants().size() / 2) * spec.gamesPerPairing();
+            case KNOCKOUT -> (spec.entrants().size() - 1) * spec.gamesPerPairing(); // and tiebreaks
+            default -> run.paired();
+        };
     }
 
     /**

@@ -64,6 +64,11 @@ public record RunPlan(TournamentSpec spec, Catalog catalog, Path output, boolean
                     .append(entrant.timeControl())
                     .append(" overrun-margin-ms=")
                     .append(entrant.marginMillis(s.overrunMargin()))
+                    .append(
+                            entrant.rounds().equals(Entrant.Rounds.ALL)
+                                    ? ""
+                                    : " rounds=" + entrant.rounds().from() + "-"
+                                            + entrant.rounds().until())
                     .append(" command=")
                     .append(engine.command())
                     .append(" options=")

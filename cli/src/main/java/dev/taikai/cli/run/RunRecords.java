@@ -39,6 +39,9 @@ import java.util.Optional;
  */
 final class RunRecords implements AutoCloseable {
     private final RunPlan plan;
+    /** The run whose records these are (a league's table goes into results.json). */
+    private TournamentRun run;
+
     private final Path dir;
     private final ObjectMapper mapper = new ObjectMapper();
     private final FileChannel journal;
@@ -80,6 +83,7 @@ final class RunRecords implements AutoCloseable {
                 FileChannel.open(
                         journalFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ),
                 new RandomAccessFile(dir.resolve("results.json").toFile(), "rw"));
+        records.run = run;
         records.readJournal(journalFile, run);
         records.rewriteResults(null);
         return records;
@@ -238,6 +242,11 @@ final class RunRecords implements AutoCloseable {
                 + (plan.spec().entrants().size() == 2 && standings != null
                         ? ",\n\"match\":" + mapper.writeValueAsString(matchJson(standings))
                         : "")
+                + (run.league().isPresent()
+                        ? ",\n\"league\":"
+                                + mapper.writeValueAsString(LeagueReport.json(
+                                        mapper.createObjectNode(), run.league().get()))
+                        : "")
                 + "}\n";
     }
 
@@ -325,7 +334,8 @@ final class RunRecords implements AutoCloseable {
         return m;
     }
 
-    private static void putNumber(ObjectNode node, String key, double value) {
+    /** {@code value} rounded to hundredths, or null where it is not finite (JSON has no infinity). */
+    static void putNumber(ObjectNode node, String key, double value) {
         if (Double.isFinite(value)) {
             node.put(key, Math.round(value * 100) / 100.0);
         } else {

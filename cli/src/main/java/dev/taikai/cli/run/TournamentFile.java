@@ -49,7 +49,8 @@ public final class TournamentFile {
             "sprt",
             "output",
             "restart");
-    private static final Set<String> ENTRANT_KEYS = Set.of("engine", "name", "time-control", "overrun-margin-ms");
+    private static final Set<String> ENTRANT_KEYS =
+            Set.of("engine", "name", "time-control", "overrun-margin-ms", "from-round", "until-round");
 
     private TournamentFile() {}
 
@@ -96,7 +97,8 @@ public final class TournamentFile {
         if (f.containsKey("format")) {
             YamlNode node = f.get("format");
             format = Format.byId(node.nonEmpty())
-                    .orElseThrow(() -> node.error("unknown format; use round-robin, gauntlet, match or league"));
+                    .orElseThrow(() ->
+                            node.error("unknown format; use round-robin, gauntlet, match, league, swiss or knockout"));
         }
         int seeds = f.containsKey("seeds") ? (int) f.get("seeds").number(1, entrants.size() - 1) : 1;
         int rounds = f.containsKey("rounds") ? (int) f.get("rounds").number(1, 1_000_000) : 1;
@@ -184,6 +186,13 @@ public final class TournamentFile {
         OverrunMargin margin = fields.containsKey("overrun-margin-ms")
                 ? OverrunMargin.of(fields.get("overrun-margin-ms").number(0, OverrunMargin.MAX_MILLIS))
                 : null;
+        Entrant.Rounds rounds = new Entrant.Rounds(
+                fields.containsKey("from-round")
+                        ? (int) fields.get("from-round").number(1, 1_000_000)
+                        : 1,
+                fields.containsKey("until-round")
+                        ? (int) fields.get("until-round").number(1, 1_000_000)
+                        : 0);
         if (fields.containsKey("engine")) {
             item.mapping(ENTRANT_KEYS);
             String id = fields.get("engine").nonEmpty();
@@ -191,14 +200,16 @@ public final class TournamentFile {
                 throw fields.get("engine").error("no engine '" + id + "' in the catalog");
             }
             String name = fields.containsKey("name") ? fields.get("name").nonEmpty() : id;
-            return new Entrant(name, id, Map.of(), own, margin);
+            return new Entrant(name, id, Map.of(), own, margin, rounds);
         }
         Set<String> keys = new HashSet<>(Catalog.ENGINE_KEYS);
         keys.add("time-control");
         keys.add("overrun-margin-ms");
+        keys.add("from-round");
+        keys.add("until-round");
         EngineSpec spec = Catalog.engine(item, keys);
         inline.add(spec);
-        return new Entrant(spec.id(), spec.id(), Map.of(), own, margin);
+        return new Entrant(spec.id(), spec.id(), Map.of(), own, margin, rounds);
     }
 
     private static TimeControl timeControl(YamlNode node) throws ConfigException {

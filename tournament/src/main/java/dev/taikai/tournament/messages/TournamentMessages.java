@@ -47,6 +47,8 @@ public final class TournamentMessages {
             case FORMAT_GAUNTLET -> Format.GAUNTLET;
             case FORMAT_MATCH -> Format.MATCH;
             case FORMAT_LEAGUE -> Format.LEAGUE;
+            case FORMAT_SWISS -> Format.SWISS;
+            case FORMAT_KNOCKOUT -> Format.KNOCKOUT;
             default -> throw new IllegalArgumentException("format is missing or unknown");
         };
         if (message.getEntrantsCount() > MAX_ENTRANTS) {
@@ -101,6 +103,9 @@ public final class TournamentMessages {
             case GAUNTLET -> (long) message.getSeeds() * Math.max(0, entrants.size() - message.getSeeds());
             case MATCH -> 1;
             case LEAGUE -> MAX_ENTRANTS / 2;
+            case SWISS -> (entrants.size() + 1) / 2;
+            // n - 1 matches, each with its games and at most two tiebreak pairs: at most 5 × games each
+            case KNOCKOUT -> (long) Math.max(1, entrants.size() - 1) * 5;
         };
         if ((long) rounds * games * pairings > MAX_GAMES) {
             throw new IllegalArgumentException(
@@ -145,7 +150,13 @@ public final class TournamentMessages {
                 e.hasTimeControl() ? GameMessages.timeControl(field + ".time_control", e.getTimeControl()) : common;
         OverrunMargin margin =
                 e.hasOverrunMarginMs() ? margin(field + ".overrun_margin_ms", e.getOverrunMarginMs()) : null;
-        return new Entrant(entrantName, engineId, e.getOptionsMap(), own, margin);
+        Entrant.Rounds rounds;
+        try {
+            rounds = new Entrant.Rounds(Math.max(1, e.getFromRound()), e.getUntilRound());
+        } catch (IllegalArgumentException bad) {
+            throw new IllegalArgumentException(field + ".from_round, until_round: " + bad.getMessage());
+        }
+        return new Entrant(entrantName, engineId, e.getOptionsMap(), own, margin, rounds);
     }
 
     private static OverrunMargin margin(String field, long millis) {
@@ -188,6 +199,8 @@ public final class TournamentMessages {
                             case GAUNTLET -> dev.taikai.proto.tournament.v1.Format.FORMAT_GAUNTLET;
                             case MATCH -> dev.taikai.proto.tournament.v1.Format.FORMAT_MATCH;
                             case LEAGUE -> dev.taikai.proto.tournament.v1.Format.FORMAT_LEAGUE;
+                            case SWISS -> dev.taikai.proto.tournament.v1.Format.FORMAT_SWISS;
+                            case KNOCKOUT -> dev.taikai.proto.tournament.v1.Format.FORMAT_KNOCKOUT;
                         })
                 .setSeeds(spec.seeds())
                 .setRounds(spec.rounds())
@@ -207,6 +220,10 @@ public final class TournamentMessages {
                     .setTimeControl(GameMessages.toProto(entrant.timeControl()));
             if (entrant.overrunMargin() != null && !entrant.overrunMargin().byRule()) {
                 e.setOverrunMarginMs(entrant.overrunMargin().fixedMillis());
+            }
+            if (!entrant.rounds().equals(Entrant.Rounds.ALL)) {
+                e.setFromRound(entrant.rounds().from())
+                        .setUntilRound(entrant.rounds().until());
             }
             builder.addEntrants(e);
         }

@@ -23,22 +23,49 @@ final class LeaguePairer implements Pairer {
     private final TournamentSpec spec;
     private final League league;
     private final Map<String, Entrant> entrants = new LinkedHashMap<>();
+    /** Joins and leaves of the spec's entrants that play from or until a round. */
+    private final List<LeagueChange> scheduled = new ArrayList<>();
+    /** Joins and leaves asked for while the league runs, in order. */
     private final List<LeagueChange> changes = new ArrayList<>();
-    private int applied;
+    /** The changes applied to the pool so far (by identity: each entry of the two lists once). */
+    private final Set<LeagueChange> applied = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
     LeaguePairer(TournamentSpec spec, League.Settings settings) {
         this.spec = spec;
         this.league = new League(settings);
         for (Entrant entrant : spec.entrants()) {
-            entrants.put(entrant.name(), entrant);
-            league.join(entrant.name());
+            if (entrant.rounds().from() == 1) {
+                entrants.put(entrant.name(), entrant);
+                league.join(entrant.name());
+            } else {
+                scheduled.add(new LeagueChange(
+                        entrant.name(), entrant, entrant.rounds().from()));
+            }
+            if (entrant.rounds().until() > 0) {
+                scheduled.add(
+                        new LeagueChange(entrant.name(), null, entrant.rounds().until() + 1));
+            }
         }
+    }
+
+    /** Every change not applied yet that takes effect by {@code round}, scheduled ones first. */
+    private List<LeagueChange> pending(int round) {
+        List<LeagueChange> pending = new ArrayList<>();
+        for (List<LeagueChange> list : List.of(scheduled, changes)) {
+            for (LeagueChange change : list) {
+                if (!applied.contains(change) && change.beforeRound() <= round) {
+                    pending.add(change);
+                }
+            }
+        }
+        return pending;
     }
 
     League league() {
         return league;
     }
 
+    /** The changes asked for while the league runs (the spec's own are not among them). */
     List<LeagueChange> changes() {
         return List.copyOf(changes);
     }
@@ -52,7 +79,7 @@ final class LeaguePairer implements Pairer {
     private Map<String, String> engines() {
         Map<String, String> engines = new LinkedHashMap<>();
         entrants.forEach((name, entrant) -> engines.put(name, entrant.engineId()));
-        for (LeagueChange change : changes.subList(applied, changes.size())) {
+        for (LeagueChange change : pending(Integer.MAX_VALUE)) {
             if (!change.leave()) {
                 engines.putIfAbsent(change.name(), change.entrant().engineId());
             }
@@ -63,7 +90,7 @@ final class LeaguePairer implements Pairer {
     /** The pool the next round will be paired from: today's with the pending changes applied. */
     private Set<String> nextPool() {
         Set<String> pool = new LinkedHashSet<>(league.pool());
-        for (LeagueChange change : changes.subList(applied, changes.size())) {
+        for (LeagueChange change : pending(league.rounds() + 1)) {
             if (change.leave()) {
                 pool.remove(change.name());
             } else {
@@ -110,8 +137,8 @@ final class LeaguePairer implements Pairer {
             return List.of();
         }
         int round = league.rounds() + 1;
-        while (applied < changes.size() && changes.get(applied).beforeRound() <= round) {
-            LeagueChange change = changes.get(applied++);
+        for (LeagueChange change : pending(round)) {
+            applied.add(change);
             if (change.leave()) {
                 league.leave(change.name());
             } else {

@@ -28,4 +28,9 @@ interface Pairer {
 
     /** The entrant under {@code name}: the spec's, or one that joined a league. */
     Entrant entrant(String name);
+
+    /** Lines the format adds to a run's report (a Swiss table, a bracket); none by default. */
+    default List<String> summary() {
+        return List.of();
+    }
 }

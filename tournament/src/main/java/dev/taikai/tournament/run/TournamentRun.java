@@ -65,7 +65,11 @@ public final class TournamentRun {
             this.pairer = league;
         } else {
             this.league = null;
-            this.pairer = new FixedPlan(spec);
+            this.pairer = switch (spec.format()) {
+                case SWISS -> new SwissPairer(spec);
+                case KNOCKOUT -> new KnockoutPairer(spec);
+                default -> new FixedPlan(spec);
+            };
         }
         advance();
     }
@@ -255,6 +259,16 @@ public final class TournamentRun {
     /** Rebuilding: the run's stop as it was published (null: running). */
     public void restoreStop(Stop published) {
         stop = published;
+    }
+
+    /** The format's pairer (for this package's tests). */
+    Pairer pairer() {
+        return pairer;
+    }
+
+    /** Lines the format adds to the report: a Swiss table, a knockout bracket; none for the others. */
+    public List<String> summary() {
+        return pairer.summary();
     }
 
     /** The entrant under {@code name}: the spec's, or one that joined the league. */

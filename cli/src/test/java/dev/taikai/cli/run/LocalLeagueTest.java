@@ -1,0 +1,87 @@
+package dev.taikai.cli.run;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.taikai.enginehost.usi.Timeouts;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A league on one machine: rounds paired as the last ones end, an engine joining and one leaving on
+ * schedule, the league's ratings, history and crosstable in the report and results.json; a run stopped
+ * part-way resumes to the same games as one that was not.
+ */
+@Timeout(value = 180, unit = TimeUnit.SECONDS)
+class LocalLeagueTest {
+    private static String league(String output) {
+        return "name: local league\nvariant: minishogi\nformat: league\nrounds: 3\ngames: 2\n"
+                + "time-control: nodes 1\nconcurrency: 2\nadjudication: {move-limit: 40}\noutput: " + output
+                + "\nengines:\n"
+                + Tournaments.fakeEntry("a", "--seed", "1", "--think-ms", "2")
+                + Tournaments.fakeEntry("b", "--seed", "2", "--think-ms", "2")
+                + Tournaments.fakeEntry("c", "--seed", "3", "--think-ms", "2") + "    until-round: 2\n"
+                + Tournaments.fakeEntry("d", "--seed", "4", "--think-ms", "2") + "    from-round: 2\n";
+    }
+
+    @Test
+    void aLeagueRunsOnOneMachineAndResumesToTheSameGames(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("whole.yaml"), league("whole"));
+        Tournaments.Run whole = Tournaments.run(TournamentFile.read(dir.resolve("whole.yaml")), Timeouts.DEFAULT);
+        assertEquals(LocalRunner.Ending.FINISHED, whole.ending(), whole.progress());
+        assertTrue(whole.progress().contains("local league: minishogi league, 4 engines, 3 rounds"), whole.progress());
+        assertTrue(whole.out().contains("League ratings after 3 rounds"), whole.out());
+        assertTrue(whole.out().contains("Rating history"), whole.out());
+        assertTrue(whole.out().contains("Crosstable"), whole.out());
+        JsonNode results = Tournaments.results(dir.resolve("whole"));
+        Set<String> games = games(results);
+        // round 1: a, b, c (one sits out); round 2: all four; round 3: a, b, d (c left after round 2)
+        assertEquals(8, games.size(), games.toString());
+        for (String game : games) {
+            String[] parts = game.split(" ");
+            List<String> players = List.of(parts[1].split("-"));
+            assertTrue(!parts[0].startsWith("l1-") || !players.contains("d"), "d joins for round 2: " + game);
+            assertTrue(!parts[0].startsWith("l3-") || !players.contains("c"), "c left after round 2: " + game);
+        }
+        JsonNode league = results.get("league");
+        assertEquals(3, league.get("rounds").asInt());
+        assertEquals(4, league.get("ratings").size());
+        for (JsonNode rating : league.get("ratings")) {
+            assertEquals(
+                    !rating.get("engine").asText().equals("c"),
+                    rating.get("active").asBoolean(),
+                    rating.toString());
+        }
+        assertTrue(league.get("history").get("a").size() >= 2, league.toString());
+
+        // stopped after its first three games: the journal then holds only those
+        Path part = dir.resolve("part");
+        Files.createDirectories(part);
+        Files.copy(dir.resolve("whole/tournament.txt"), part.resolve("tournament.txt"));
+        List<String> journal = Tournaments.journal(dir.resolve("whole"));
+        Files.write(part.resolve("games.jsonl"), journal.subList(0, 3));
+        Files.writeString(dir.resolve("part.yaml"), league("part"));
+        Tournaments.Run resumed = Tournaments.run(TournamentFile.read(dir.resolve("part.yaml")), Timeouts.DEFAULT);
+        assertEquals(LocalRunner.Ending.FINISHED, resumed.ending(), resumed.progress());
+        assertTrue(resumed.progress().contains("3 already played (resuming)"), resumed.progress());
+        assertEquals(games, games(Tournaments.results(part)), "the same rounds, games and results");
+    }
+
+    /** Each game as "id sente-gote result". */
+    private static Set<String> games(JsonNode results) {
+        Set<String> games = new TreeSet<>();
+        for (JsonNode game : results.get("games")) {
+            games.add(game.get("id").asText() + " " + game.get("sente").asText() + "-"
+                    + game.get("gote").asText() + " " + game.get("result").asText());
+        }
+        return games;
+    }
+}
