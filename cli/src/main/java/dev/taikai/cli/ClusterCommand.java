@@ -70,7 +70,7 @@ final class ClusterCommand implements Runnable {
 
         LocalCluster recorded() throws IOException {
             return LocalCluster.recorded(dir)
-                    .orElseThrow(() -> new Failures.UsageException(
+                    .orElseThrow(() -> new ExitCodes.UsageException(
                             "no cluster recorded in " + dir + "; start one with 'taikai cluster up'"));
         }
     }
@@ -113,7 +113,7 @@ final class ClusterCommand implements Runnable {
                 try {
                     Catalog.read(catalog);
                 } catch (ConfigException e) {
-                    throw new Failures.UsageException(e.getMessage());
+                    throw new ExitCodes.UsageException(e.getMessage());
                 }
             }
             PrintWriter out = spec.commandLine().getOut();
@@ -132,9 +132,9 @@ final class ClusterCommand implements Runnable {
                                         : catalog.toAbsolutePath().toString()),
                         Duration.ofSeconds(120));
             } catch (IllegalArgumentException | IllegalStateException e) {
-                throw new Failures.UsageException(e.getMessage());
+                throw new ExitCodes.UsageException(e.getMessage());
             } catch (StartFailure e) {
-                throw new Failures.WorkFailed(e.getMessage() + " (everything it had started is stopped)", e);
+                throw new ExitCodes.WorkFailed(e.getMessage() + " (everything it had started is stopped)", e);
             }
             if (catalog != null) {
                 Files.writeString(
@@ -203,12 +203,12 @@ final class ClusterCommand implements Runnable {
             try {
                 plan = TournamentFile.read(file);
             } catch (ConfigException e) {
-                throw new Failures.UsageException(e.getMessage());
+                throw new ExitCodes.UsageException(e.getMessage());
             }
             Set<String> known = workerEngines();
             for (Entrant entrant : plan.spec().entrants()) {
                 if (!known.contains(entrant.engineId())) {
-                    throw new Failures.UsageException("engine '" + entrant.engineId()
+                    throw new ExitCodes.UsageException("engine '" + entrant.engineId()
                             + "' is not in the workers' catalog ("
                             + String.join(", ", known.stream().sorted().toList())
                             + "); the cluster runs engines by catalog id only: start it with"
@@ -225,7 +225,7 @@ final class ClusterCommand implements Runnable {
                         .build());
             } catch (SchedulerClient.Refused e) {
                 if (e.status() == 400) {
-                    throw new Failures.UsageException(e.getMessage());
+                    throw new ExitCodes.UsageException(e.getMessage());
                 }
                 throw e;
             }
@@ -278,7 +278,7 @@ final class ClusterCommand implements Runnable {
                     "Records: %s/api/tournaments/%s/games%n",
                     cluster.scheduler().http(), id);
             out.flush();
-            return state.getStatus() == Status.STATUS_CANCELLED ? Failures.FAILURE : 0;
+            return state.getStatus() == Status.STATUS_CANCELLED ? ExitCodes.FAILURE : 0;
         }
 
         /** The engines the cluster's workers know: the built-in ones and those of its --catalog file. */

@@ -59,7 +59,7 @@ final class DemoCommand implements Callable<Integer> {
         try {
             tc = TimeControl.parse(timeControl);
         } catch (IllegalArgumentException e) {
-            throw new Failures.UsageException(e.getMessage());
+            throw new ExitCodes.UsageException(e.getMessage());
         }
         Catalog catalog = BuiltinCatalog.get();
         List<Entrant> entrants = new ArrayList<>();

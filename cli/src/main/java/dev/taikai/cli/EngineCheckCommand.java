@@ -63,7 +63,7 @@ final class EngineCheckCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Variant variant = Inputs.variant(variantName);
+        Variant variant = GameArguments.variant(variantName);
         EngineSpec engineSpec = engineSpec();
         PrintWriter out = spec.commandLine().getOut();
         out.println("Engine check of " + engineSpec.id() + " (" + String.join(" ", engineSpec.command()) + "), "
@@ -79,7 +79,7 @@ final class EngineCheckCommand implements Callable<Integer> {
         String rendered = report.render();
         out.print(rendered.substring(rendered.lastIndexOf("Result:")));
         out.flush();
-        return report.passed() ? 0 : Failures.FAILURE;
+        return report.passed() ? 0 : ExitCodes.FAILURE;
     }
 
     private EngineSpec engineSpec() {
@@ -93,7 +93,7 @@ final class EngineCheckCommand implements Callable<Integer> {
             for (String option : options) {
                 int equals = option.indexOf('=');
                 if (equals <= 0) {
-                    throw new Failures.UsageException("--option needs NAME=VALUE, not '" + option + "'");
+                    throw new ExitCodes.UsageException("--option needs NAME=VALUE, not '" + option + "'");
                 }
                 allOptions.put(option.substring(0, equals), option.substring(equals + 1));
             }
@@ -102,11 +102,11 @@ final class EngineCheckCommand implements Callable<Integer> {
             for (String quirk : quirks) {
                 allQuirks.add(Quirk.byId(quirk)
                         .orElseThrow(() ->
-                                new Failures.UsageException("unknown quirk '" + quirk + "'; known: swapped-clocks")));
+                                new ExitCodes.UsageException("unknown quirk '" + quirk + "'; known: swapped-clocks")));
             }
             return resolved.withOptions(allOptions).withQuirks(allQuirks);
         } catch (ConfigException e) {
-            throw new Failures.UsageException(e.getMessage());
+            throw new ExitCodes.UsageException(e.getMessage());
         }
     }
 }

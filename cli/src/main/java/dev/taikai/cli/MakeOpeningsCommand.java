@@ -62,18 +62,18 @@ final class MakeOpeningsCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Variant variant = Inputs.variant(variantName);
+        Variant variant = GameArguments.variant(variantName);
         EngineSpec engineSpec;
         try {
             engineSpec = BuiltinCatalog.get().resolve(engine);
         } catch (ConfigException e) {
-            throw new Failures.UsageException(e.getMessage());
+            throw new ExitCodes.UsageException(e.getMessage());
         }
         List<List<String>> lines = new ArrayList<>();
         collect(Position.start(variant), plies, new ArrayList<>(), new HashSet<>(), lines);
         StartResult started = UsiEngine.start(engineSpec, variant, Timeouts.DEFAULT);
         if (!(started instanceof UsiEngine usi)) {
-            throw new Failures.UsageException("cannot start " + engine + ": " + started);
+            throw new ExitCodes.UsageException("cannot start " + engine + ": " + started);
         }
         List<Candidate> kept = new ArrayList<>();
         String sfen = Position.start(variant).toSfen();

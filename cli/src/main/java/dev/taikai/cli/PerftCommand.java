@@ -59,12 +59,12 @@ final class PerftCommand implements Callable<Integer> {
 
     @Override
     public Integer call() {
-        Variant variant = Inputs.variant(variantName);
-        Notation notation = Inputs.notation(notationId);
+        Variant variant = GameArguments.variant(variantName);
+        Notation notation = GameArguments.notation(notationId);
         if (depth < 0 || depth > MAX_DEPTH) {
-            throw new Failures.UsageException("depth must be between 0 and " + MAX_DEPTH + ", not " + depth);
+            throw new ExitCodes.UsageException("depth must be between 0 and " + MAX_DEPTH + ", not " + depth);
         }
-        Position position = Inputs.play(Inputs.position(variant, sfen), moves);
+        Position position = GameArguments.play(GameArguments.position(variant, sfen), moves);
         PrintWriter out = spec.commandLine().getOut();
         long started = System.nanoTime();
         long nodes;

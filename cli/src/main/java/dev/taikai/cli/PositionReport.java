@@ -28,7 +28,7 @@ final class PositionReport {
     /** The JSON object for a line that could not be read as a position at all. */
     static String failure(String error) {
         return "{\"sfen\":null,\"turn\":null,\"in_check\":null,\"status\":null,\"winner\":null,"
-                + "\"moves_applied\":0,\"error\":" + Json.quote(error) + ",\"legal\":[]}";
+                + "\"moves_applied\":0,\"error\":" + quote(error) + ",\"legal\":[]}";
     }
 
     String describe(String line) {
@@ -73,7 +73,7 @@ final class PositionReport {
         Position position = game.position();
         Outcome outcome = game.outcome().orElse(null);
         StringBuilder out = new StringBuilder(256);
-        out.append("{\"sfen\":").append(Json.quote(position.toSfen(notation)));
+        out.append("{\"sfen\":").append(quote(position.toSfen(notation)));
         out.append(",\"turn\":\"").append(position.sideToMove().sfenLetter()).append('"');
         out.append(",\"in_check\":").append(position.inCheck());
         out.append(",\"status\":\"")
@@ -85,7 +85,7 @@ final class PositionReport {
                                 ? "null"
                                 : "\"" + outcome.winner().sfenLetter() + "\"");
         out.append(",\"moves_applied\":").append(game.plies());
-        out.append(",\"error\":").append(Json.quote(error));
+        out.append(",\"error\":").append(quote(error));
         out.append(",\"legal\":[");
         List<String> legal = new ArrayList<>();
         for (int move : game.legalMoves()) {
@@ -114,5 +114,31 @@ final class PositionReport {
             case PERPETUAL_CHECK -> "perpetual_check";
             default -> throw new IllegalStateException("not a rules ending: " + outcome.termination());
         };
+    }
+
+    /** {@code text} as a JSON string literal (surrogates escaped, so bad input stays readable), or {@code null}. */
+    private static String quote(String text) {
+        if (text == null) {
+            return "null";
+        }
+        StringBuilder out = new StringBuilder(text.length() + 2).append('"');
+        for (int i = 0; i < text.length(); i++) {
+            char ch = text.charAt(i);
+            switch (ch) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> {
+                    if (ch < 0x20 || (ch >= 0xD800 && ch <= 0xDFFF)) {
+                        out.append(String.format("\\u%04x", (int) ch));
+                    } else {
+                        out.append(ch);
+                    }
+                }
+            }
+        }
+        return out.append('"').toString();
     }
 }

@@ -59,9 +59,9 @@ final class PositionsCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         if (perftDepth != null && (perftDepth < 0 || perftDepth > 6)) {
-            throw new Failures.UsageException("--perft must be between 0 and 6, not " + perftDepth);
+            throw new ExitCodes.UsageException("--perft must be between 0 and 6, not " + perftDepth);
         }
-        PositionReport report = new PositionReport(Inputs.notation(notationId), perftDepth);
+        PositionReport report = new PositionReport(GameArguments.notation(notationId), perftDepth);
         PrintWriter out = spec.commandLine().getOut();
         try (InputStream input = open();
                 Reader reader = new InputStreamReader(input, StandardCharsets.UTF_8)) {
@@ -90,7 +90,7 @@ final class PositionsCommand implements Callable<Integer> {
         try {
             return new FileInputStream(file);
         } catch (IOException e) {
-            throw new Failures.UsageException("cannot read " + file + ": " + e.getMessage());
+            throw new ExitCodes.UsageException("cannot read " + file + ": " + e.getMessage());
         }
     }
 }

@@ -46,7 +46,7 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         if (args.isEmpty() || args.contains("--help") || args.contains("-h")) {
             spec.commandLine().usage(spec.commandLine().getOut());
-            return args.isEmpty() ? Failures.USAGE : 0;
+            return args.isEmpty() ? ExitCodes.USAGE : 0;
         }
         RunPlan plan;
         try {
@@ -54,7 +54,7 @@ final class RunCommand implements Callable<Integer> {
                     ? TournamentFile.read(Path.of(args.get(0)))
                     : CutechessArguments.parse(args);
         } catch (ConfigException e) {
-            throw new Failures.UsageException(e.getMessage());
+            throw new ExitCodes.UsageException(e.getMessage());
         }
         return exitCode(new LocalRunner(
                         plan, spec.commandLine().getOut(), spec.commandLine().getErr())
@@ -64,7 +64,7 @@ final class RunCommand implements Callable<Integer> {
     static int exitCode(LocalRunner.Ending ending) {
         return switch (ending) {
             case FINISHED, SPRT_CONCLUDED -> 0;
-            case ABORTED -> Failures.FAILURE;
+            case ABORTED -> ExitCodes.FAILURE;
             case INTERRUPTED -> 130;
         };
     }

@@ -54,8 +54,8 @@ public final class Taikai implements Runnable {
                 .setPosixClusteredShortOptionsAllowed(false)
                 .setOut(out)
                 .setErr(err)
-                .setExecutionExceptionHandler(new Failures())
-                .setParameterExceptionHandler(Failures::usage)
+                .setExecutionExceptionHandler(new ExitCodes())
+                .setParameterExceptionHandler(ExitCodes::usage)
                 .execute(args);
     }
 

@@ -17,6 +17,9 @@ import java.util.Map;
  * game id: adding the same game again changes nothing (ARCHITECTURE.md, decision 2).
  */
 public final class Standings {
+    /** The score of one pairing: {@code first}'s results against {@code second}. */
+    public record PairingScore(String first, String second, Wdl wdl) {}
+
     /** One row of the table. */
     public record Row(int rank, String engine, long games, double points, Wdl wdl, double elo, double eloError) {}
 
@@ -66,6 +69,23 @@ public final class Standings {
             }
         }
         return total;
+    }
+
+    /**
+     * Every pairing that has played, in entrant order (the first entrant's pairings first): the one view
+     * of pairings that the report and the standings message both show.
+     */
+    public synchronized List<PairingScore> pairings() {
+        List<PairingScore> pairings = new ArrayList<>();
+        for (int i = 0; i < entrants.size(); i++) {
+            for (int j = i + 1; j < entrants.size(); j++) {
+                Wdl wdl = between(entrants.get(i), entrants.get(j));
+                if (wdl.games() > 0) {
+                    pairings.add(new PairingScore(entrants.get(i), entrants.get(j), wdl));
+                }
+            }
+        }
+        return pairings;
     }
 
     /** {@code engine}'s results against {@code opponent}. */

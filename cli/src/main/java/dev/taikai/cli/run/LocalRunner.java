@@ -48,7 +48,7 @@ public final class LocalRunner {
     private final PrintWriter out;
     private final PrintWriter progress;
     private final Timeouts timeouts;
-    private final List<Seat> seats = new CopyOnWriteArrayList<>();
+    private final List<SlotSessions> seats = new CopyOnWriteArrayList<>();
     /** The longest the first games wait for the other slots' engines to start. */
     private static final long START_BARRIER_SECONDS = 60;
 
@@ -197,7 +197,7 @@ public final class LocalRunner {
      */
     private void slot(
             TournamentRun run, RunRecords records, long started, int baseline, CountDownLatch firstGamesReady) {
-        Seat seat = new Seat(plan.spec().variant(), timeouts, plan.restartEveryGame());
+        SlotSessions seat = new SlotSessions(plan.spec().variant(), timeouts, plan.restartEveryGame());
         seats.add(seat);
         Runnable ready = new Runnable() {
             private boolean arrived;
@@ -253,7 +253,7 @@ public final class LocalRunner {
     }
 
     /** Plays {@code game} with the seat's sessions; before the move it says {@code ready} and waits for the others. */
-    private GameRecord play(GameAssignment game, Seat seat, Runnable ready, CountDownLatch firstGamesReady) {
+    private GameRecord play(GameAssignment game, SlotSessions seat, Runnable ready, CountDownLatch firstGamesReady) {
         long started = System.currentTimeMillis();
         Entrant sente = plan.spec().entrant(game.sente());
         Entrant gote = plan.spec().entrant(game.gote());
@@ -286,7 +286,7 @@ public final class LocalRunner {
             return Optional.empty();
         }
         String entrant = side == Color.SENTE ? game.sente() : game.gote();
-        if (Seat.fatal(failure)) {
+        if (SlotSessions.fatal(failure)) {
             abort(currentRun, "engine '" + entrant + "' cannot be used: " + failure);
             return Optional.empty();
         }
@@ -327,7 +327,7 @@ public final class LocalRunner {
         synchronized (run) { // a game being recorded is recorded whole first
             run.notifyAll();
         }
-        for (Seat seat : seats) {
+        for (SlotSessions seat : seats) {
             seat.close();
         }
         synchronized (run) {

@@ -67,24 +67,18 @@ public final class Report {
                         : ""));
         out.printf("%nPairings%n");
         List<Entrant> entrants = spec.entrants();
-        for (int i = 0; i < entrants.size(); i++) {
-            for (int j = i + 1; j < entrants.size(); j++) {
-                String a = entrants.get(i).name();
-                String b = entrants.get(j).name();
-                Wdl wdl = standings.between(a, b);
-                if (wdl.games() > 0) {
-                    out.printf(
-                            Locale.ROOT,
-                            "  %s vs %s: %.1f - %.1f (+%d =%d -%d)%n",
-                            a,
-                            b,
-                            wdl.points(),
-                            wdl.games() - wdl.points(),
-                            wdl.wins(),
-                            wdl.draws(),
-                            wdl.losses());
-                }
-            }
+        for (Standings.PairingScore pairing : standings.pairings()) {
+            Wdl wdl = pairing.wdl();
+            out.printf(
+                    Locale.ROOT,
+                    "  %s vs %s: %.1f - %.1f (+%d =%d -%d)%n",
+                    pairing.first(),
+                    pairing.second(),
+                    wdl.points(),
+                    wdl.games() - wdl.points(),
+                    wdl.wins(),
+                    wdl.draws(),
+                    wdl.losses());
         }
         if (entrants.size() == 2) {
             match(out, spec, standings, entrants.get(0).name(), entrants.get(1).name());

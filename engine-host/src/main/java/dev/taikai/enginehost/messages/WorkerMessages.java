@@ -4,11 +4,9 @@ import dev.taikai.enginehost.usi.BestMove;
 import dev.taikai.enginehost.usi.EngineFailure;
 import dev.taikai.enginehost.usi.GameEnd;
 import dev.taikai.enginehost.usi.PositionCommand;
-import dev.taikai.enginehost.usi.Score;
 import dev.taikai.enginehost.usi.SearchInfo;
 import dev.taikai.enginehost.usi.SearchLimits;
 import dev.taikai.proto.worker.v1.Go;
-import dev.taikai.rules.Variant;
 import java.util.List;
 
 /**
@@ -140,7 +138,7 @@ public final class WorkerMessages {
                 .addAllPv(info.pv())
                 .setText(info.string() == null ? "" : info.string());
         if (info.score() != null) {
-            builder.setScore(toProto(info.score()));
+            builder.setScore(CommonMessages.toProto(info.score()));
         }
         return builder.build();
     }
@@ -153,34 +151,9 @@ public final class WorkerMessages {
                 info.getNodes(),
                 info.getNps(),
                 info.getHashfull(),
-                info.hasScore() ? fromProto(info.getScore()) : null,
+                info.hasScore() ? CommonMessages.score(info.getScore()) : null,
                 List.copyOf(info.getPvList()),
                 info.getText().isEmpty() ? null : info.getText());
-    }
-
-    public static dev.taikai.proto.common.v1.Score toProto(Score score) {
-        var builder = dev.taikai.proto.common.v1.Score.newBuilder();
-        if (score.mate()) {
-            builder.setMate(score.value());
-        } else {
-            builder.setCp(score.value());
-        }
-        builder.setBound(
-                switch (score.bound()) {
-                    case EXACT -> dev.taikai.proto.common.v1.Score.Bound.BOUND_EXACT;
-                    case LOWER -> dev.taikai.proto.common.v1.Score.Bound.BOUND_LOWER;
-                    case UPPER -> dev.taikai.proto.common.v1.Score.Bound.BOUND_UPPER;
-                });
-        return builder.build();
-    }
-
-    public static Score fromProto(dev.taikai.proto.common.v1.Score score) {
-        Score.Bound bound = switch (score.getBound()) {
-            case BOUND_LOWER -> Score.Bound.LOWER;
-            case BOUND_UPPER -> Score.Bound.UPPER;
-            default -> Score.Bound.EXACT;
-        };
-        return new Score(score.hasMate(), score.hasMate() ? score.getMate() : score.getCp(), bound);
     }
 
     public static dev.taikai.proto.worker.v1.EngineFailure toProto(EngineFailure failure) {
@@ -224,19 +197,5 @@ public final class WorkerMessages {
             case END_DRAW -> GameEnd.DRAW;
             default -> throw new IllegalArgumentException("game_over.end is missing or unknown");
         };
-    }
-
-    public static Variant variant(dev.taikai.proto.common.v1.Variant variant) {
-        return switch (variant) {
-            case VARIANT_MINISHOGI -> Variant.MINISHOGI;
-            case VARIANT_KYOTOSHOGI -> Variant.KYOTOSHOGI;
-            default -> throw new IllegalArgumentException("variant is missing or unknown");
-        };
-    }
-
-    public static dev.taikai.proto.common.v1.Variant toProto(Variant variant) {
-        return variant == Variant.MINISHOGI
-                ? dev.taikai.proto.common.v1.Variant.VARIANT_MINISHOGI
-                : dev.taikai.proto.common.v1.Variant.VARIANT_KYOTOSHOGI;
     }
 }

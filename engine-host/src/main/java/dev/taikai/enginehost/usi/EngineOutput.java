@@ -9,7 +9,7 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * An engine's standard output, read in bounded memory whatever the engine does. The session's caller
  * reads the pipe itself while it waits for an answer, so an answer costs no thread hand-off; between
- * waits {@link Housekeeping} drains whatever the engine writes, so the engine never blocks on a full
+ * waits {@link PipeWatcher} drains whatever the engine writes, so the engine never blocks on a full
  * pipe. Lines the protocol waits for ({@code usiok}, {@code readyok}, {@code bestmove}, {@code id},
  * {@code option}) go to a bounded queue; {@code info} lines only update the search telemetry; anything
  * else is counted and the last such line kept for diagnostics.
@@ -107,7 +107,7 @@ final class EngineOutput {
 
     /**
      * Reads what the engine has written while nobody waits on it; once a dead engine's output is read,
-     * marks the output ended. Called by {@link Housekeeping}; never blocks.
+     * marks the output ended. Called by {@link PipeWatcher}; never blocks.
      */
     void drainAvailable(boolean processAlive) {
         if (ended || !reading.tryLock()) {

@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * An engine's standard error, of which only the last lines are kept, each cut to 512 bytes. It has no
- * thread of its own: {@link Housekeeping} reads what is there between its rounds, and {@link #lines}
+ * thread of its own: {@link PipeWatcher} reads what is there between its rounds, and {@link #lines}
  * reads what is left, both without ever blocking. So nothing of it can outlive the session, even when a
  * process that escaped the engine's process group keeps the pipe open.
  */

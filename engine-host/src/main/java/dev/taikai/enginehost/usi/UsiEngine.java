@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * value, after which the engine's whole process tree is gone. No engine behaviour makes a method throw.
  *
  * <p>The caller reads the engine's pipe itself while it waits, so an answer reaches it without a thread
- * hand-off; {@link Housekeeping} drains the pipe between waits and ends overdue waits by killing the
+ * hand-off; {@link PipeWatcher} drains the pipe between waits and ends overdue waits by killing the
  * engine. One caller at a time; {@link #close} may be called from any thread, and a caller waiting at
  * that moment gets a {@link CancellationException}.
  */
@@ -46,8 +46,8 @@ public final class UsiEngine implements StartResult, EngineSession {
     /** Protocol lines read while waiting for something else, handed out before new ones. */
     private final ArrayDeque<EngineOutput.Line> setAside = new ArrayDeque<>();
 
-    private final Housekeeping.Deadline deadline = new Housekeeping.Deadline();
-    private final Housekeeping.Session housekeeping = new Housekeeping.Session() {
+    private final PipeWatcher.Deadline deadline = new PipeWatcher.Deadline();
+    private final PipeWatcher.Session housekeeping = new PipeWatcher.Session() {
         @Override
         public void drainAvailable() {
             output.drainAvailable(process.process().isAlive());
@@ -55,7 +55,7 @@ public final class UsiEngine implements StartResult, EngineSession {
         }
 
         @Override
-        public Housekeeping.Deadline deadline() {
+        public PipeWatcher.Deadline deadline() {
             return deadline;
         }
 
@@ -94,7 +94,7 @@ public final class UsiEngine implements StartResult, EngineSession {
                 new StderrTail(process.process().getErrorStream(), spec.limits().stderrLines());
         this.stdin = new BufferedWriter(
                 new OutputStreamWriter(process.process().getOutputStream(), StandardCharsets.UTF_8), 8192);
-        Housekeeping.register(housekeeping);
+        PipeWatcher.register(housekeeping);
     }
 
     /**
@@ -515,7 +515,7 @@ public final class UsiEngine implements StartResult, EngineSession {
         }
         process.killTree();
         process.deleteScratch();
-        Housekeeping.unregister(housekeeping);
+        PipeWatcher.unregister(housekeeping);
         try {
             stdin.close();
         } catch (IOException e) {

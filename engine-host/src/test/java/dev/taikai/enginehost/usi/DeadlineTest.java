@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class DeadlineTest {
     @Test
     void aDueDeadlineFiresOnceAndTheCallerLearnsIt() {
-        Housekeeping.Deadline deadline = new Housekeeping.Deadline();
+        PipeWatcher.Deadline deadline = new PipeWatcher.Deadline();
         long now = System.nanoTime();
         deadline.arm(now - 1);
         assertTrue(deadline.fireIfDue(now));
@@ -19,7 +19,7 @@ class DeadlineTest {
 
     @Test
     void aWaitThatEndedInTimeCannotFireLater() {
-        Housekeeping.Deadline deadline = new Housekeeping.Deadline();
+        PipeWatcher.Deadline deadline = new PipeWatcher.Deadline();
         long now = System.nanoTime();
         deadline.arm(now + 1_000_000_000L);
         assertFalse(deadline.fireIfDue(now), "not due yet");
@@ -29,7 +29,7 @@ class DeadlineTest {
 
     @Test
     void anEarlierWaitsDeadlineNeverFiresALaterWait() {
-        Housekeeping.Deadline deadline = new Housekeeping.Deadline();
+        PipeWatcher.Deadline deadline = new PipeWatcher.Deadline();
         long now = System.nanoTime();
         deadline.arm(now - 1); // an earlier, already overdue wait...
         assertTrue(deadline.disarm()); // ...that ended before the housekeeper looked

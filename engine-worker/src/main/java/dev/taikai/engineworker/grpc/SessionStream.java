@@ -2,6 +2,7 @@ package dev.taikai.engineworker.grpc;
 
 import dev.taikai.enginehost.host.EngineHost;
 import dev.taikai.enginehost.host.HostedSession;
+import dev.taikai.enginehost.messages.CommonMessages;
 import dev.taikai.enginehost.messages.WorkerMessages;
 import dev.taikai.enginehost.usi.BestMove;
 import dev.taikai.enginehost.usi.EngineFailure;
@@ -168,7 +169,7 @@ final class SessionStream implements StreamObserver<SessionRequest> {
             throw new IllegalArgumentException("start.engine_id is empty");
         }
         EngineHost.Started started =
-                host.start(start.getEngineId(), start.getOptionsMap(), WorkerMessages.variant(start.getVariant()));
+                host.start(start.getEngineId(), start.getOptionsMap(), CommonMessages.variant(start.getVariant()));
         if (started.failure() != null) {
             fail(requestId, started.failure());
             return;

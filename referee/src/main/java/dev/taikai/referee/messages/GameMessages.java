@@ -1,7 +1,7 @@
 package dev.taikai.referee.messages;
 
 import dev.taikai.enginehost.catalog.EngineText;
-import dev.taikai.enginehost.messages.WorkerMessages;
+import dev.taikai.enginehost.messages.CommonMessages;
 import dev.taikai.proto.common.v1.PlayerAssignment;
 import dev.taikai.referee.game.Adjudication;
 import dev.taikai.referee.game.GameAssignment;
@@ -40,7 +40,7 @@ public final class GameMessages {
                 .setRound(g.round())
                 .setPairing(g.pairing())
                 .setGameInPairing(g.gameInPairing())
-                .setVariant(WorkerMessages.toProto(g.variant()))
+                .setVariant(CommonMessages.toProto(g.variant()))
                 .setSente(player(g.sente(), pairing.sente(), g.senteTimeControl(), g.senteMarginMillis()))
                 .setGote(player(g.gote(), pairing.gote(), g.goteTimeControl(), g.goteMarginMillis()))
                 .setOpeningSfen(g.opening().sfen())
@@ -75,7 +75,7 @@ public final class GameMessages {
         if (message.getPlanIndex() < 0) {
             throw new IllegalArgumentException("plan_index is negative");
         }
-        Variant variant = WorkerMessages.variant(message.getVariant());
+        Variant variant = CommonMessages.variant(message.getVariant());
         PlayerAssignment sente = message.getSente();
         PlayerAssignment gote = message.getGote();
         String senteName = EngineText.name("sente.name", sente.getName());
@@ -225,22 +225,27 @@ public final class GameMessages {
                 .setGoteWorker(goteWorker)
                 .setTimeLossOverrunNs(record.timeLossOverrunNanos());
         for (MoveRecord move : record.moves()) {
-            var m = dev.taikai.proto.common.v1.MoveRecord.newBuilder()
-                    .setMove(move.move())
-                    .setEngineNs(move.timeNanos())
-                    .setRefereeNs(move.refereeNanos())
-                    .setChargedNs(move.chargedNanos())
-                    .setRemainingMs(move.remainingMillis())
-                    .setDepth(move.depth())
-                    .setNodes(move.nodes())
-                    .setAllowedNs(move.allowedNanos())
-                    .setOverrunNs(move.overrunNanos());
-            if (move.score() != null) {
-                m.setScore(WorkerMessages.toProto(move.score()));
-            }
-            builder.addMoves(m);
+            builder.addMoves(toProto(move));
         }
         return builder.build();
+    }
+
+    /** One move as a record and the live view publish it: the same fields in both. */
+    public static dev.taikai.proto.common.v1.MoveRecord toProto(MoveRecord move) {
+        var m = dev.taikai.proto.common.v1.MoveRecord.newBuilder()
+                .setMove(move.move())
+                .setEngineNs(move.timeNanos())
+                .setRefereeNs(move.refereeNanos())
+                .setChargedNs(move.chargedNanos())
+                .setRemainingMs(move.remainingMillis())
+                .setDepth(move.depth())
+                .setNodes(move.nodes())
+                .setAllowedNs(move.allowedNanos())
+                .setOverrunNs(move.overrunNanos());
+        if (move.score() != null) {
+            m.setScore(CommonMessages.toProto(move.score()));
+        }
+        return m.build();
     }
 
     /** A published record read back: its pairing and the game, every field checked. */
@@ -255,7 +260,7 @@ public final class GameMessages {
                     m.getEngineNs(),
                     m.getRefereeNs(),
                     m.getRemainingMs(),
-                    m.hasScore() ? WorkerMessages.fromProto(m.getScore()) : null,
+                    m.hasScore() ? CommonMessages.score(m.getScore()) : null,
                     m.getDepth(),
                     m.getNodes(),
                     m.getChargedNs(),

@@ -1,7 +1,7 @@
 package dev.taikai.scheduler.app;
 
-import dev.taikai.scheduler.book.Scheduler;
 import dev.taikai.scheduler.grpc.SchedulerService;
+import dev.taikai.scheduler.registry.Scheduler;
 import io.quarkus.grpc.GrpcService;
 import jakarta.inject.Inject;
 

@@ -3,10 +3,10 @@ package dev.taikai.scheduler.app;
 import dev.taikai.enginehost.catalog.BuiltinCatalog;
 import dev.taikai.enginehost.catalog.Catalog;
 import dev.taikai.enginehost.config.ConfigException;
-import dev.taikai.scheduler.book.Scheduler;
-import dev.taikai.scheduler.book.TournamentBook;
 import dev.taikai.scheduler.kafka.SchedulerKafka;
 import dev.taikai.scheduler.kafka.TopicSetup;
+import dev.taikai.scheduler.registry.Scheduler;
+import dev.taikai.scheduler.registry.TournamentRegistry;
 import grpc.health.v1.HealthOuterClass.HealthCheckResponse.ServingStatus;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.grpc.runtime.health.GrpcHealthStorage;
@@ -65,7 +65,7 @@ public class SchedulerApplication {
         kafkaProps = new Properties();
         kafkaProps.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         kafkaProps.put(CommonClientConfigs.CLIENT_ID_CONFIG, "scheduler");
-        TournamentBook book = new TournamentBook(defaultConcurrency);
+        TournamentRegistry book = new TournamentRegistry(defaultConcurrency);
         kafka = new SchedulerKafka(book, kafkaProps, new SchedulerMetrics(registry, book));
         return new Scheduler(book, kafka, workersCatalog());
     }

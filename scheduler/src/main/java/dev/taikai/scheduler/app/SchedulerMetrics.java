@@ -3,8 +3,8 @@ package dev.taikai.scheduler.app;
 import dev.taikai.access.quarkus.BadInputLog;
 import dev.taikai.enginehost.catalog.EngineText;
 import dev.taikai.proto.common.v1.GameRecord;
-import dev.taikai.scheduler.book.TournamentBook;
 import dev.taikai.scheduler.kafka.SchedulerKafka;
+import dev.taikai.scheduler.registry.TournamentRegistry;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -18,7 +18,7 @@ final class SchedulerMetrics implements SchedulerKafka.Listener {
     private final MeterRegistry registry;
     private final Counter published;
 
-    SchedulerMetrics(MeterRegistry registry, TournamentBook book) {
+    SchedulerMetrics(MeterRegistry registry, TournamentRegistry book) {
         this.registry = registry;
         this.published = Counter.builder("taikai.scheduler.pairings.published")
                 .description("Pairings handed out to the referees")
@@ -34,7 +34,7 @@ final class SchedulerMetrics implements SchedulerKafka.Listener {
                 .register(registry);
     }
 
-    private static double queued(TournamentBook book) {
+    private static double queued(TournamentRegistry book) {
         return book.states().stream()
                 .filter(s -> s.getStatus() == dev.taikai.proto.tournament.v1.Status.STATUS_RUNNING)
                 .mapToInt(s -> s.getPublishedGames() - s.getFinishedGames())
@@ -42,13 +42,13 @@ final class SchedulerMetrics implements SchedulerKafka.Listener {
     }
 
     @Override
-    public void counted(GameRecord record, TournamentBook.Counted how) {
+    public void counted(GameRecord record, TournamentRegistry.Counted how) {
         Counter.builder("taikai.scheduler.records")
                 .description("Game records read, by what counting did with them")
                 .tag("outcome", how.name().toLowerCase(Locale.ROOT))
                 .register(registry)
                 .increment();
-        if (how != TournamentBook.Counted.COUNTED && how != TournamentBook.Counted.REFUSED) {
+        if (how != TournamentRegistry.Counted.COUNTED && how != TournamentRegistry.Counted.REFUSED) {
             LOG.infof(
                     "game %s: record %s, not counted",
                     record.getAssignment().getGameId(), how.name().toLowerCase(Locale.ROOT));

@@ -16,8 +16,9 @@ import dev.taikai.proto.scheduler.v1.TournamentProgress;
 import dev.taikai.proto.scheduler.v1.WatchTournamentRequest;
 import dev.taikai.proto.tournament.v1.Standings;
 import dev.taikai.proto.tournament.v1.TournamentState;
-import dev.taikai.scheduler.book.Scheduler;
-import dev.taikai.scheduler.book.TournamentBook;
+import dev.taikai.scheduler.registry.Refusal;
+import dev.taikai.scheduler.registry.Scheduler;
+import dev.taikai.scheduler.registry.TournamentRegistry;
 import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
@@ -40,11 +41,8 @@ public class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
         }
         try {
             reply(response, scheduler.create(request.getSpec()));
-        } catch (IllegalArgumentException e) {
-            response.onError(
-                    Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException());
-        } catch (IllegalStateException e) {
-            response.onError(Status.UNAVAILABLE.withDescription(e.getMessage()).asRuntimeException());
+        } catch (Refusal refusal) {
+            response.onError(status(refusal));
         }
     }
 
@@ -76,15 +74,20 @@ public class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
             java.util.function.Supplier<java.util.Optional<TournamentState>> change) {
         try {
             found(response, id, change.get());
-        } catch (IllegalArgumentException e) {
-            response.onError(
-                    Status.INVALID_ARGUMENT.withDescription(e.getMessage()).asRuntimeException());
-        } catch (Scheduler.NotReady e) {
-            response.onError(Status.UNAVAILABLE.withDescription(e.getMessage()).asRuntimeException());
-        } catch (IllegalStateException e) {
-            response.onError(
-                    Status.FAILED_PRECONDITION.withDescription(e.getMessage()).asRuntimeException());
+        } catch (Refusal refusal) {
+            response.onError(status(refusal));
         }
+    }
+
+    /** The one mapping of the scheduler's refusals to gRPC statuses (docs/distributed.md, "Refusals"). */
+    static io.grpc.StatusRuntimeException status(Refusal refusal) {
+        Status status = switch (refusal.reason()) {
+            case INVALID -> Status.INVALID_ARGUMENT;
+            case CONFLICT -> Status.ALREADY_EXISTS;
+            case STOPPED -> Status.FAILED_PRECONDITION;
+            case UNAVAILABLE -> Status.UNAVAILABLE;
+        };
+        return status.withDescription(refusal.getMessage()).asRuntimeException();
     }
 
     @Override
@@ -114,7 +117,14 @@ public class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
                     .asRuntimeException());
             return;
         }
-        found(response, request.getTournamentId(), scheduler.cancel(request.getTournamentId(), request.getReason()));
+        try {
+            found(
+                    response,
+                    request.getTournamentId(),
+                    scheduler.cancel(request.getTournamentId(), request.getReason()));
+        } catch (Refusal refusal) {
+            response.onError(status(refusal));
+        }
     }
 
     @Override
@@ -134,7 +144,7 @@ public class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
     public void watchTournament(WatchTournamentRequest request, StreamObserver<TournamentProgress> response) {
         ServerCallStreamObserver<TournamentProgress> stream = (ServerCallStreamObserver<TournamentProgress>) response;
         String id = request.getTournamentId();
-        TournamentBook.Watcher watcher = new TournamentBook.Watcher() {
+        TournamentRegistry.Watcher watcher = new TournamentRegistry.Watcher() {
             @Override
             public void progressed(TournamentState state, GameRecord game) {
                 TournamentProgress.Builder progress =

@@ -7,7 +7,8 @@ import dev.taikai.access.quarkus.AccessControl;
 import dev.taikai.enginehost.catalog.EngineText;
 import dev.taikai.proto.tournament.v1.TournamentSpec;
 import dev.taikai.proto.tournament.v1.TournamentState;
-import dev.taikai.scheduler.book.Scheduler;
+import dev.taikai.scheduler.registry.Refusal;
+import dev.taikai.scheduler.registry.Scheduler;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
@@ -86,10 +87,8 @@ public class TournamentResource {
     private Response create(TournamentSpec spec, String accept) {
         try {
             return answer(201, scheduler.create(spec), accept);
-        } catch (IllegalArgumentException e) {
-            return error(400, e.getMessage());
-        } catch (IllegalStateException e) {
-            return error(503, e.getMessage());
+        } catch (Refusal refusal) {
+            return refused(refusal);
         }
     }
 
@@ -182,7 +181,11 @@ public class TournamentResource {
         } catch (IllegalArgumentException e) {
             return error(400, e.getMessage());
         }
-        return found(id, scheduler.cancel(id, reason), accept);
+        try {
+            return found(id, scheduler.cancel(id, reason), accept);
+        } catch (Refusal refusal) {
+            return refused(refusal);
+        }
     }
 
     /** League only: an engine joins the pool from the next round on; the body is an Entrant in JSON. */
@@ -212,13 +215,19 @@ public class TournamentResource {
     private static Response changeLeague(String id, java.util.function.Supplier<Optional<TournamentState>> change) {
         try {
             return found(id, change.get());
-        } catch (IllegalArgumentException e) {
-            return error(400, e.getMessage());
-        } catch (Scheduler.NotReady e) {
-            return error(503, e.getMessage());
-        } catch (IllegalStateException e) {
-            return error(409, e.getMessage());
+        } catch (Refusal refusal) {
+            return refused(refusal);
         }
+    }
+
+    /** The one mapping of the scheduler's refusals to HTTP codes (docs/distributed.md, "Refusals"). */
+    public static Response refused(Refusal refusal) {
+        int status = switch (refusal.reason()) {
+            case INVALID -> 400;
+            case CONFLICT, STOPPED -> 409;
+            case UNAVAILABLE -> 503;
+        };
+        return error(status, refusal.getMessage());
     }
 
     private static Response found(String id, Optional<? extends Message> value) {

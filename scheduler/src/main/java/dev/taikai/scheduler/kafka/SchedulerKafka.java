@@ -8,8 +8,9 @@ import dev.taikai.referee.game.Pairing;
 import dev.taikai.referee.messages.DeadLetter;
 import dev.taikai.referee.messages.GameMessages;
 import dev.taikai.referee.messages.Topics;
-import dev.taikai.scheduler.book.Scheduler;
-import dev.taikai.scheduler.book.TournamentBook;
+import dev.taikai.scheduler.registry.Refusal;
+import dev.taikai.scheduler.registry.Scheduler;
+import dev.taikai.scheduler.registry.TournamentRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -35,7 +36,7 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 
 /**
- * The scheduler's Kafka side. On start it rebuilds the {@link TournamentBook} from the topics (every
+ * The scheduler's Kafka side. On start it rebuilds the {@link TournamentRegistry} from the topics (every
  * tournament state, then every game record); from then on it follows the game records, counts them, and
  * hands out the next pairings of each running tournament, publishing the tournament's state after every
  * change. Creating and cancelling go through {@link #create} and {@link #cancel}, which publish at once.
@@ -47,17 +48,17 @@ public final class SchedulerKafka implements Runnable, AutoCloseable, Scheduler.
     public interface Listener {
         Listener NONE = new Listener() {};
 
-        default void counted(dev.taikai.proto.common.v1.GameRecord record, TournamentBook.Counted how) {}
+        default void counted(dev.taikai.proto.common.v1.GameRecord record, TournamentRegistry.Counted how) {}
 
         default void published(int pairings) {}
 
         default void poison(String topic, long offset, String why) {}
 
-        /** A record of a planned game that did not hold up (see {@link TournamentBook#count}): dead-lettered. */
+        /** A record of a planned game that did not hold up (see {@link TournamentRegistry#count}): dead-lettered. */
         default void refused(dev.taikai.proto.common.v1.GameRecord record, String why) {}
     }
 
-    private final TournamentBook book;
+    private final TournamentRegistry book;
     private final KafkaProducer<String, byte[]> producer;
     private final KafkaConsumer<String, byte[]> games;
     private final Properties kafka;
@@ -65,7 +66,7 @@ public final class SchedulerKafka implements Runnable, AutoCloseable, Scheduler.
     private volatile boolean running = true;
     private volatile boolean rebuilt;
 
-    public SchedulerKafka(TournamentBook book, Properties kafka, Listener listener) {
+    public SchedulerKafka(TournamentRegistry book, Properties kafka, Listener listener) {
         this.book = book;
         this.kafka = kafka;
         this.listener = listener;
@@ -178,12 +179,12 @@ public final class SchedulerKafka implements Runnable, AutoCloseable, Scheduler.
             deadLetter(record, e.getMessage());
             return null;
         }
-        TournamentBook.Counted how = book.count(event.getRecord(), why -> {
+        TournamentRegistry.Counted how = book.count(event.getRecord(), why -> {
             listener.refused(event.getRecord(), why);
             copyToDeadLetters(record, "record refused: " + why);
         });
         listener.counted(event.getRecord(), how);
-        return how == TournamentBook.Counted.COUNTED
+        return how == TournamentRegistry.Counted.COUNTED
                 ? event.getRecord().getAssignment().getTournamentId()
                 : null;
     }
@@ -252,9 +253,9 @@ public final class SchedulerKafka implements Runnable, AutoCloseable, Scheduler.
                 future.get();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
-                throw new IllegalStateException("interrupted while publishing", e);
+                throw new Refusal(Refusal.Reason.UNAVAILABLE, "interrupted while publishing");
             } catch (ExecutionException e) {
-                throw new IllegalStateException("publishing to Kafka failed: " + e.getCause(), e.getCause());
+                throw new Refusal(Refusal.Reason.UNAVAILABLE, "publishing to Kafka failed: " + e.getCause());
             }
         }
     }

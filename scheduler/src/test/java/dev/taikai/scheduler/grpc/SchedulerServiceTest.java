@@ -19,9 +19,10 @@ import dev.taikai.proto.tournament.v1.TournamentSpec;
 import dev.taikai.proto.tournament.v1.TournamentState;
 import dev.taikai.referee.game.Pairing;
 import dev.taikai.rules.Result;
-import dev.taikai.scheduler.book.Scheduler;
-import dev.taikai.scheduler.book.TournamentBook;
-import dev.taikai.scheduler.book.TournamentBookTest;
+import dev.taikai.scheduler.registry.Refusal;
+import dev.taikai.scheduler.registry.Scheduler;
+import dev.taikai.scheduler.registry.TournamentRegistry;
+import dev.taikai.scheduler.registry.TournamentRegistryTest;
 import dev.taikai.testkit.Await;
 import io.grpc.ManagedChannel;
 import io.grpc.Server;
@@ -43,7 +44,7 @@ class SchedulerServiceTest {
     /** How long an in-process call or stream may take on a loaded machine: a hang, not slowness, fails. */
     private static final Duration WITHIN = Duration.ofSeconds(30);
 
-    private final TournamentBook book = new TournamentBook(16);
+    private final TournamentRegistry book = new TournamentRegistry(16);
     private final List<Pairing> handedOut = new CopyOnWriteArrayList<>();
     private Scheduler.Publisher publisher;
     private Server server;
@@ -96,7 +97,7 @@ class SchedulerServiceTest {
 
     @Test
     void createWatchCountAndReadStandings() throws Exception {
-        TournamentSpec spec = TournamentBookTest.spec(Format.FORMAT_MATCH, 2, 2, 8);
+        TournamentSpec spec = TournamentRegistryTest.spec(Format.FORMAT_MATCH, 2, 2, 8);
         TournamentState created = stub.createTournament(
                 CreateTournamentRequest.newBuilder().setSpec(spec).build());
         assertTrue(created.getTournamentId().startsWith("book-test-"), created.getTournamentId());
@@ -129,7 +130,7 @@ class SchedulerServiceTest {
         // the book sends the state at once as it registers the watcher, under the lock that counting takes
         Await.until(WITHIN, "the watch has the tournament's state", () -> !progress.isEmpty());
         for (Pairing p : handedOut) {
-            book.count(TournamentBookTest.record(p, Result.SENTE_WINS));
+            book.count(TournamentRegistryTest.record(p, Result.SENTE_WINS));
         }
         assertTrue(done.await(WITHIN.toSeconds(), TimeUnit.SECONDS), "the watch ends when the tournament does");
         assertEquals(List.of(), failed, "the watch ends without an error");
@@ -169,6 +170,75 @@ class SchedulerServiceTest {
                 "a finished tournament stays finished");
     }
 
+    /**
+     * Each refusal has one status: a name in use ALREADY_EXISTS, a change to a stopped league
+     * FAILED_PRECONDITION, a scheduler still reading Kafka UNAVAILABLE, and HTTP maps the same reasons
+     * once (409, 409, 503).
+     */
+    @Test
+    void everyRefusalHasOneStatusInEachApi() {
+        TournamentState league = stub.createTournament(CreateTournamentRequest.newBuilder()
+                .setSpec(TournamentRegistryTest.spec(Format.FORMAT_LEAGUE, 3, 0, 4))
+                .build());
+        String id = league.getTournamentId();
+        var join = dev.taikai.proto.scheduler.v1.JoinLeagueRequest.newBuilder()
+                .setTournamentId(id)
+                .setEntrant(dev.taikai.proto.tournament.v1.Entrant.newBuilder()
+                        .setName("late")
+                        .setEngineId("taikai-2"))
+                .build();
+        stub.joinLeague(join);
+        StatusRuntimeException twice = assertThrows(StatusRuntimeException.class, () -> stub.joinLeague(join));
+        assertEquals(io.grpc.Status.Code.ALREADY_EXISTS, twice.getStatus().getCode());
+        assertTrue(twice.getStatus().getDescription().contains("'late' is in the league already"), twice.toString());
+
+        stub.cancelTournament(
+                CancelTournamentRequest.newBuilder().setTournamentId(id).build());
+        StatusRuntimeException stopped = assertThrows(
+                StatusRuntimeException.class,
+                () -> stub.leaveLeague(dev.taikai.proto.scheduler.v1.LeaveLeagueRequest.newBuilder()
+                        .setTournamentId(id)
+                        .setName("e0")
+                        .build()));
+        assertEquals(
+                io.grpc.Status.Code.FAILED_PRECONDITION, stopped.getStatus().getCode());
+        assertTrue(stopped.getStatus().getDescription().contains("has stopped (cancelled)"), stopped.toString());
+
+        Scheduler notReady = new Scheduler(book, new Scheduler.Publisher() {
+            @Override
+            public TournamentState create(String id, TournamentSpec spec) {
+                throw new AssertionError("not ready: nothing is published");
+            }
+
+            @Override
+            public Optional<TournamentState> cancel(String id, String reason) {
+                return Optional.empty();
+            }
+
+            @Override
+            public Optional<TournamentState> changeLeague(
+                    String id, dev.taikai.proto.tournament.v1.Entrant entrant, boolean leave) {
+                return Optional.empty();
+            }
+
+            @Override
+            public boolean ready() {
+                return false;
+            }
+        });
+        Refusal unavailable = assertThrows(
+                Refusal.class, () -> notReady.create(TournamentRegistryTest.spec(Format.FORMAT_MATCH, 2, 1, 1)));
+        assertEquals(
+                io.grpc.Status.Code.UNAVAILABLE,
+                SchedulerService.status(unavailable).getStatus().getCode());
+        assertEquals(
+                List.of(400, 409, 409, 503),
+                java.util.Arrays.stream(Refusal.Reason.values())
+                        .map(reason -> dev.taikai.scheduler.http.TournamentResource.refused(new Refusal(reason, "x"))
+                                .getStatus())
+                        .toList());
+    }
+
     @Test
     void badRequestsGetClearStatuses() {
         StatusRuntimeException e = assertThrows(
@@ -177,7 +247,7 @@ class SchedulerServiceTest {
         assertEquals(io.grpc.Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
         assertEquals("spec is missing", e.getStatus().getDescription());
 
-        TournamentSpec negative = TournamentBookTest.spec(Format.FORMAT_MATCH, 2, 1, 1).toBuilder()
+        TournamentSpec negative = TournamentRegistryTest.spec(Format.FORMAT_MATCH, 2, 1, 1).toBuilder()
                 .setTimeControl(dev.taikai.proto.common.v1.TimeControl.newBuilder()
                         .setKind(dev.taikai.proto.common.v1.TimeControl.Kind.KIND_BYOYOMI)
                         .setByoyomiMs(-5))
@@ -214,7 +284,7 @@ class SchedulerServiceTest {
 
     @Test
     void absurdSpecsAreRefusedNamingTheField() {
-        TournamentSpec valid = TournamentBookTest.spec(Format.FORMAT_ROUND_ROBIN, 3, 1, 2);
+        TournamentSpec valid = TournamentRegistryTest.spec(Format.FORMAT_ROUND_ROBIN, 3, 1, 2);
         assertRefused(valid.toBuilder().setRounds(1_000_000_000).build(), "at most 100000");
         assertRefused(valid.toBuilder().setName("x".repeat(1_000_000)).build(), "name is 1000000 characters long");
         assertRefused(valid.toBuilder().setName("a\ud800b").build(), "name holds a lone surrogate");
@@ -266,7 +336,7 @@ class SchedulerServiceTest {
     @Test
     void fuzzedSpecsGetAnAnswerAndNeverAnInternalError() {
         java.util.Random random = new java.util.Random(20261130);
-        TournamentSpec valid = TournamentBookTest.spec(Format.FORMAT_ROUND_ROBIN, 3, 1, 2);
+        TournamentSpec valid = TournamentRegistryTest.spec(Format.FORMAT_ROUND_ROBIN, 3, 1, 2);
         int accepted = 0;
         int refused = 0;
         for (int i = 0; i < 3000; i++) {
@@ -314,7 +384,7 @@ class SchedulerServiceTest {
                 dev.taikai.enginehost.catalog.Catalog.of(java.util.List.of(
                         dev.taikai.enginehost.catalog.EngineSpec.of("taikai-1", java.util.List.of("taikai")),
                         dev.taikai.enginehost.catalog.EngineSpec.of("fairy-stockfish", java.util.List.of("fsf")))));
-        TournamentSpec spec = TournamentBookTest.spec(Format.FORMAT_ROUND_ROBIN, 3, 1, 2);
+        TournamentSpec spec = TournamentRegistryTest.spec(Format.FORMAT_ROUND_ROBIN, 3, 1, 2);
         TournamentSpec unknown = spec.toBuilder()
                 .setEntrants(2, spec.getEntrants(2).toBuilder().setEngineId("stockfish-17"))
                 .build();

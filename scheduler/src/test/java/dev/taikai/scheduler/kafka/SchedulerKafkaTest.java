@@ -15,8 +15,8 @@ import dev.taikai.referee.messages.DeadLetter;
 import dev.taikai.referee.messages.GameMessages;
 import dev.taikai.referee.messages.Topics;
 import dev.taikai.rules.Result;
-import dev.taikai.scheduler.book.TournamentBook;
-import dev.taikai.scheduler.book.TournamentBookTest;
+import dev.taikai.scheduler.registry.TournamentRegistry;
+import dev.taikai.scheduler.registry.TournamentRegistryTest;
 import dev.taikai.testkit.Await;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -80,11 +80,11 @@ class SchedulerKafkaTest {
 
     @Test
     void pairingsOutRecordsInAndTheStateRebuildsFromTheTopics() throws Exception {
-        TournamentBook book = new TournamentBook(16);
+        TournamentRegistry book = new TournamentRegistry(16);
         PoisonCount poison = new PoisonCount();
         try (Following kafka = Following.start(new SchedulerKafka(book, kafka(), poison))) {
             TournamentState created =
-                    kafka.scheduler.create("t1", TournamentBookTest.spec(Format.FORMAT_ROUND_ROBIN, 3, 1, 2));
+                    kafka.scheduler.create("t1", TournamentRegistryTest.spec(Format.FORMAT_ROUND_ROBIN, 3, 1, 2));
             assertEquals(2, created.getPublishedGames());
 
             try (KafkaConsumer<String, byte[]> pairings = consumer();
@@ -100,7 +100,7 @@ class SchedulerKafkaTest {
                         seen.add(pairing.gameId());
                         byte[] event = GameRecordEvent.newBuilder()
                                 .setSchemaVersion(1)
-                                .setRecord(TournamentBookTest.record(pairing, Result.SENTE_WINS))
+                                .setRecord(TournamentRegistryTest.record(pairing, Result.SENTE_WINS))
                                 .build()
                                 .toByteArray();
                         referee.send(new ProducerRecord<>(Topics.GAMES, "t1", event))
@@ -124,7 +124,7 @@ class SchedulerKafkaTest {
             Await.until(WITHIN, "the garbage record reported", () -> poison.count.get() == 1);
         }
 
-        TournamentBook rebuilt = new TournamentBook(16);
+        TournamentRegistry rebuilt = new TournamentRegistry(16);
         PoisonCount poisonAgain = new PoisonCount();
         try (Following again = Following.start(new SchedulerKafka(rebuilt, kafka(), poisonAgain))) {
             assertEquals(book.states(), rebuilt.states(), "the same tournaments, byte for byte");

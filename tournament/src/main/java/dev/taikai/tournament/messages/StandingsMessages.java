@@ -36,20 +36,13 @@ public final class StandingsMessages {
                     .setEloError(row.eloError()));
         }
         List<Entrant> entrants = spec.entrants();
-        for (int i = 0; i < entrants.size(); i++) {
-            for (int j = i + 1; j < entrants.size(); j++) {
-                String a = entrants.get(i).name();
-                String b = entrants.get(j).name();
-                Wdl wdl = standings.between(a, b);
-                if (wdl.games() > 0) {
-                    builder.addPairings(PairingScore.newBuilder()
-                            .setFirst(a)
-                            .setSecond(b)
-                            .setFirstWins((int) wdl.wins())
-                            .setDraws((int) wdl.draws())
-                            .setSecondWins((int) wdl.losses()));
-                }
-            }
+        for (Standings.PairingScore pairing : standings.pairings()) {
+            builder.addPairings(PairingScore.newBuilder()
+                    .setFirst(pairing.first())
+                    .setSecond(pairing.second())
+                    .setFirstWins((int) pairing.wdl().wins())
+                    .setDraws((int) pairing.wdl().draws())
+                    .setSecondWins((int) pairing.wdl().losses()));
         }
         for (Entrant entrant : entrants) {
             Map<Termination, Integer> counts = standings.terminations(entrant.name());

@@ -1,7 +1,7 @@
 package dev.taikai.tournament.messages;
 
 import dev.taikai.enginehost.catalog.EngineText;
-import dev.taikai.enginehost.messages.WorkerMessages;
+import dev.taikai.enginehost.messages.CommonMessages;
 import dev.taikai.proto.tournament.v1.TournamentSpec.Builder;
 import dev.taikai.referee.game.Adjudication;
 import dev.taikai.referee.game.Opening;
@@ -41,7 +41,7 @@ public final class TournamentMessages {
         if (name.isEmpty()) {
             throw new IllegalArgumentException("name is empty");
         }
-        Variant variant = WorkerMessages.variant(message.getVariant());
+        Variant variant = CommonMessages.variant(message.getVariant());
         Format format = switch (message.getFormat()) {
             case FORMAT_ROUND_ROBIN -> Format.ROUND_ROBIN;
             case FORMAT_GAUNTLET -> Format.GAUNTLET;
@@ -192,7 +192,7 @@ public final class TournamentMessages {
     public static dev.taikai.proto.tournament.v1.TournamentSpec toProto(TournamentSpec spec) {
         Builder builder = dev.taikai.proto.tournament.v1.TournamentSpec.newBuilder()
                 .setName(spec.name())
-                .setVariant(WorkerMessages.toProto(spec.variant()))
+                .setVariant(CommonMessages.toProto(spec.variant()))
                 .setFormat(
                         switch (spec.format()) {
                             case ROUND_ROBIN -> dev.taikai.proto.tournament.v1.Format.FORMAT_ROUND_ROBIN;

@@ -115,7 +115,7 @@ final class LeaguePairer implements Pairer {
         } else {
             String known = engines().get(name);
             if ((known != null && !known.equals(entrant.engineId())) || pool.contains(name)) {
-                throw new IllegalArgumentException("entrant.name: '" + name
+                throw new NameTaken("entrant.name: '" + name
                         + "' is in the league already (a name stands for one engine for good)");
             }
         }

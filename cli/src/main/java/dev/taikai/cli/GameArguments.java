@@ -1,0 +1,54 @@
+package dev.taikai.cli;
+
+import dev.taikai.rules.InvalidSfenException;
+import dev.taikai.rules.MoveException;
+import dev.taikai.rules.Notation;
+import dev.taikai.rules.Position;
+import dev.taikai.rules.Sfen;
+import dev.taikai.rules.Usi;
+import dev.taikai.rules.Variant;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** Reading the command line's variants, notations, positions and moves, with usage errors that say what is wrong. */
+final class GameArguments {
+    private GameArguments() {}
+
+    static Variant variant(String name) {
+        return Variant.byName(name)
+                .orElseThrow(() -> new ExitCodes.UsageException("unknown variant '" + name + "'; use one of "
+                        + Variant.all().stream().map(Variant::name).collect(Collectors.joining(", "))));
+    }
+
+    static Notation notation(String id) {
+        return Notation.byId(id)
+                .orElseThrow(() -> new ExitCodes.UsageException("unknown notation '" + id + "'; use fsf or lishogi"));
+    }
+
+    /** {@code startpos} (or nothing) for the variant's start, otherwise an SFEN in either Kyoto notation. */
+    static Position position(Variant variant, String sfen) {
+        if (sfen == null || sfen.isBlank() || sfen.trim().equals("startpos")) {
+            return Position.start(variant);
+        }
+        try {
+            return Sfen.parse(variant, sfen);
+        } catch (InvalidSfenException e) {
+            throw new ExitCodes.UsageException(e.getMessage());
+        }
+    }
+
+    /** The position after {@code moves}; every move must be legal in turn. */
+    static Position play(Position start, List<String> moves) {
+        Position position = start;
+        int index = 1;
+        for (String text : moves) {
+            try {
+                position = position.play(Usi.parse(position, text));
+            } catch (MoveException e) {
+                throw new ExitCodes.UsageException("move " + index + ": " + e.getMessage());
+            }
+            index++;
+        }
+        return position;
+    }
+}

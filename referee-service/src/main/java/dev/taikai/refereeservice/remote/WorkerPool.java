@@ -1,0 +1,142 @@
+package dev.taikai.refereeservice.remote;
+
+import dev.taikai.proto.worker.v1.Capacity;
+import dev.taikai.proto.worker.v1.EngineWorkerGrpc;
+import dev.taikai.proto.worker.v1.GetCapacityRequest;
+import dev.taikai.referee.game.Pairing;
+import dev.taikai.rules.Variant;
+import io.grpc.ManagedChannel;
+import io.grpc.StatusRuntimeException;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.logging.Logger;
+
+/**
+ * The engine workers a referee can use. Targets are {@code host:port}; a host name that resolves to
+ * several addresses (a Kubernetes headless service) counts as that many workers, resolved again at most
+ * every few seconds. Sessions go to the worker with the most free slots that accepts them.
+ */
+public final class WorkerPool implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(WorkerPool.class.getName());
+    private static final long RESOLVE_EVERY_NANOS = 5_000_000_000L;
+    private static final long CAPACITY_DEADLINE_MILLIS = 2_000;
+
+    private final List<String> targets;
+    private final Function<String, ManagedChannel> channels;
+    private final Map<String, ManagedChannel> endpoints = new LinkedHashMap<>();
+    private long resolvedAt = Long.MIN_VALUE;
+
+    /**
+     * @param targets {@code host:port} of each worker (or headless service)
+     * @param channels opens a channel to one {@code address:port}
+     */
+    public WorkerPool(List<String> targets, Function<String, ManagedChannel> channels) {
+        if (targets.isEmpty()) {
+            throw new IllegalArgumentException("a referee needs at least one engine worker address");
+        }
+        for (String target : targets) {
+            int colon = target.lastIndexOf(':');
+            if (colon <= 0 || !target.substring(colon + 1).matches("[0-9]{1,5}")) {
+                throw new IllegalArgumentException("worker address '" + target + "' is not host:port");
+            }
+        }
+        this.targets = List.copyOf(targets);
+        this.channels = channels;
+    }
+
+    /**
+     * Opens a session for {@code engine} on the worker with the most free slots, trying the others when it
+     * refuses.
+     *
+     * @throws WorkerLost when no worker can be reached or every one refuses
+     */
+    public RemoteSession.Opened open(Pairing.Engine engine, Variant variant) {
+        List<Map.Entry<String, Integer>> ranked = new ArrayList<>();
+        for (Map.Entry<String, ManagedChannel> endpoint : endpoints().entrySet()) {
+            ranked.add(Map.entry(endpoint.getKey(), freeSlots(endpoint.getValue())));
+        }
+        ranked.sort(Comparator.comparing((Map.Entry<String, Integer> e) -> -e.getValue()));
+        List<String> refusals = new ArrayList<>();
+        for (Map.Entry<String, Integer> candidate : ranked) {
+            if (candidate.getValue() <= 0) {
+                refusals.add(candidate.getKey() + ": " + (candidate.getValue() < 0 ? "unreachable" : "no free slot"));
+                continue;
+            }
+            try {
+                return RemoteSession.open(channelFor(candidate.getKey()), candidate.getKey(), engine, variant);
+            } catch (WorkerLost e) {
+                refusals.add(candidate.getKey() + ": " + e.getMessage());
+            }
+        }
+        throw new WorkerLost("no worker could start " + engine.engineId() + " (" + String.join("; ", refusals) + ")");
+    }
+
+    /** Free slots of a worker, or −1 when it cannot be reached. */
+    private static int freeSlots(ManagedChannel channel) {
+        try {
+            Capacity capacity = EngineWorkerGrpc.newBlockingStub(channel)
+                    .withDeadlineAfter(CAPACITY_DEADLINE_MILLIS, TimeUnit.MILLISECONDS)
+                    .getCapacity(GetCapacityRequest.getDefaultInstance());
+            return capacity.getDraining() ? 0 : capacity.getFree();
+        } catch (StatusRuntimeException e) {
+            return -1;
+        }
+    }
+
+    private synchronized ManagedChannel channelFor(String endpoint) {
+        return endpoints.get(endpoint);
+    }
+
+    /** The workers' addresses now, resolving host names again when the last look is old. */
+    private synchronized Map<String, ManagedChannel> endpoints() {
+        long now = System.nanoTime();
+        if (resolvedAt != Long.MIN_VALUE && now - resolvedAt < RESOLVE_EVERY_NANOS) {
+            return new LinkedHashMap<>(endpoints);
+        }
+        resolvedAt = now;
+        List<String> current = new ArrayList<>();
+        for (String target : targets) {
+            int colon = target.lastIndexOf(':');
+            String host = target.substring(0, colon);
+            String port = target.substring(colon + 1);
+            try {
+                for (InetAddress address : InetAddress.getAllByName(host)) {
+                    current.add(address.getHostAddress() + ":" + port);
+                }
+            } catch (UnknownHostException e) {
+                LOG.warning("worker host '" + host + "' does not resolve now: " + e.getMessage());
+            }
+        }
+        endpoints.keySet().removeIf(endpoint -> {
+            boolean gone = !current.contains(endpoint);
+            if (gone) {
+                endpoints.get(endpoint).shutdown();
+            }
+            return gone;
+        });
+        for (String endpoint : current) {
+            endpoints.computeIfAbsent(endpoint, channels);
+        }
+        return new LinkedHashMap<>(endpoints);
+    }
+
+    /** How many worker addresses are known now. */
+    public int size() {
+        return endpoints().size();
+    }
+
+    @Override
+    public synchronized void close() {
+        for (ManagedChannel channel : endpoints.values()) {
+            channel.shutdownNow();
+        }
+        endpoints.clear();
+    }
+}

@@ -1,0 +1,177 @@
+package dev.taikai.refereeservice.remote;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.taikai.proto.common.v1.GameRecord;
+import dev.taikai.proto.common.v1.MoveRecord;
+import dev.taikai.proto.common.v1.Termination;
+import dev.taikai.referee.game.Adjudication;
+import dev.taikai.referee.game.GameAssignment;
+import dev.taikai.referee.game.GameObserver;
+import dev.taikai.referee.game.Opening;
+import dev.taikai.referee.game.Pairing;
+import dev.taikai.referee.game.TimeControl;
+import dev.taikai.referee.messages.GameMessages;
+import dev.taikai.rules.Game;
+import dev.taikai.rules.Position;
+import dev.taikai.rules.Variant;
+import dev.taikai.testkit.Await;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** Whole games through the referee's remote sessions and a real worker service. */
+class RemoteGamesTest {
+    /** How long a game, or the cleanup after one, may take on a loaded machine. */
+    private static final Duration WITHIN = Duration.ofSeconds(60);
+
+    /**
+     * How far past its time an engine may answer before it loses on time: these games are not about time
+     * forfeits, and a loaded machine must not decide them.
+     */
+    private static final long OVERRUN_MARGIN_MILLIS = 2_000;
+
+    private InProcessWorker worker;
+    private WorkerPool workers;
+    private SessionPool sessions;
+
+    @BeforeEach
+    void start() throws Exception {
+        worker = new InProcessWorker("w1", 4);
+        workers = worker.pool();
+        sessions = new SessionPool(workers, 60_000, 1_000);
+    }
+
+    @AfterEach
+    void stop() {
+        sessions.close();
+        workers.close();
+        worker.close();
+    }
+
+    private static Pairing pairing(String sente, String gote, TimeControl tc) {
+        GameAssignment game = new GameAssignment(
+                "r1-p1-g1",
+                1,
+                1,
+                1,
+                Variant.MINISHOGI,
+                "alice",
+                "bob",
+                Opening.start(Position.start(Variant.MINISHOGI)),
+                tc,
+                tc,
+                OVERRUN_MARGIN_MILLIS,
+                OVERRUN_MARGIN_MILLIS,
+                Adjudication.DEFAULT.withMoveLimit(40));
+        return new Pairing("t-1", game, new Pairing.Engine(sente, Map.of()), new Pairing.Engine(gote, Map.of()), 0);
+    }
+
+    @Test
+    void aGameIsPlayedOnTheWorkerAndRecordsBothClocksOfEveryMove() throws Exception {
+        RemoteGames games = new RemoteGames(sessions, 25, "ref-1");
+        GameRecord record = games.play(pairing("fake", "fake", TimeControl.byoyomi(0, 500)), GameObserver.NONE);
+
+        assertEquals("t-1/r1-p1-g1", record.getAssignment().getGameId());
+        assertEquals("ref-1", record.getRefereeId());
+        assertEquals("w1", record.getSenteWorker());
+        assertEquals("w1", record.getGoteWorker());
+        assertFalse(record.getMovesList().isEmpty());
+        for (MoveRecord move : record.getMovesList()) {
+            assertTrue(move.getEngineNs() > 0, "the worker's pipe time");
+            assertTrue(move.getRefereeNs() >= move.getChargedNs(), "charged at most the referee's measurement");
+            assertTrue(
+                    move.getChargedNs() >= Math.max(move.getEngineNs(), move.getRefereeNs() - 25_000_000)
+                            || move.getChargedNs() == move.getRefereeNs(),
+                    "charged the pipe time, bounded below by the referee's time minus the allowance: " + move);
+        }
+        Game replay = new Game(Position.start(Variant.MINISHOGI));
+        for (MoveRecord move : record.getMovesList()) {
+            replay.play(move.getMove());
+        }
+        var read = GameMessages.record(record);
+        assertEquals(record.getMovesCount(), read.record().plies(), "the record reads back");
+
+        assertEquals(2, sessions.idleCount(), "both sessions wait for the next game");
+        assertEquals(2, worker.host.freeSlots());
+        GameRecord again = games.play(pairing("fake", "fake", TimeControl.byoyomi(0, 500)), GameObserver.NONE);
+        assertFalse(again.getMovesList().isEmpty());
+        assertEquals(2, worker.host.freeSlots(), "the second game reused the engines");
+        sessions.closeAllIdle();
+        awaitFree(4);
+    }
+
+    @Test
+    void anEngineThatCrashesLosesAsOnOneMachine() throws Exception {
+        RemoteGames games = new RemoteGames(sessions, 25, "ref-1");
+        GameRecord record = games.play(pairing("fake", "crash", TimeControl.byoyomi(0, 500)), GameObserver.NONE);
+        assertEquals(Termination.TERMINATION_DISCONNECT, record.getTermination());
+        assertEquals(dev.taikai.proto.common.v1.Result.RESULT_SENTE_WINS, record.getResult());
+        assertTrue(record.getDetail().startsWith("gote (bob)"), record.getDetail());
+        sessions.closeAllIdle();
+        awaitFree(4);
+    }
+
+    @Test
+    void anUnknownEngineOnEveryWorkerIsAnInfrastructureFault() {
+        RemoteGames games = new RemoteGames(sessions, 25, "ref-1");
+        WorkerLost lost = assertThrows(
+                WorkerLost.class,
+                () -> games.play(pairing("fake", "nobody", TimeControl.byoyomi(0, 500)), GameObserver.NONE));
+        assertTrue(lost.getMessage().contains("no engine 'nobody' in the catalog of worker w1"), lost.getMessage());
+    }
+
+    @Test
+    void aWorkerThatVanishesMidGameAbandonsTheGame() throws Exception {
+        RemoteGames games = new RemoteGames(sessions, 25, "ref-1");
+        CountDownLatch started = new CountDownLatch(1);
+        GameObserver startWatch = new GameObserver() {
+            @Override
+            public void started(GameAssignment assignment, String startSfen) {
+                started.countDown();
+            }
+        };
+        // the slow engines think 3 s a move, so the game is still in play when the worker goes
+        CompletableFuture<GameRecord> game = CompletableFuture.supplyAsync(
+                () -> games.play(pairing("slow", "slow", TimeControl.byoyomi(0, 10_000)), startWatch));
+        assertTrue(started.await(WITHIN.toSeconds(), TimeUnit.SECONDS), "the game started");
+        assertFalse(game.isDone(), "the game is in play");
+        worker.server.shutdownNow();
+        var failure = assertThrows(
+                java.util.concurrent.ExecutionException.class, () -> game.get(WITHIN.toSeconds(), TimeUnit.SECONDS));
+        assertTrue(failure.getCause() instanceof WorkerLost, failure.getCause().toString());
+        awaitFree(4);
+    }
+
+    @Test
+    void aWorkerThatBeginsToDrainAsTheGameIsReadiedCostsTheGameNothing() throws Exception {
+        try (InProcessWorker other = new InProcessWorker("w2", 4);
+                WorkerPool both = new WorkerPool(
+                        List.of("127.0.0.1:1", "127.0.0.1:2"),
+                        address -> address.endsWith(":1") ? worker.channel() : other.channel());
+                SessionPool pool = new SessionPool(both, 60_000, 1_000)) {
+            RemoteGames games = new RemoteGames(pool, 25, "ref-1");
+            worker.drainOnNextNewGame();
+            GameRecord record = games.play(pairing("fake", "fake", TimeControl.byoyomi(0, 500)), GameObserver.NONE);
+
+            assertTrue(worker.host.draining(), "w1 began to drain during the game's first new_game");
+            assertFalse(record.getMovesList().isEmpty(), "the game was played");
+            assertEquals("w2", record.getSenteWorker());
+            assertEquals("w2", record.getGoteWorker());
+            awaitFree(4);
+        }
+    }
+
+    private void awaitFree(int slots) {
+        Await.until(WITHIN, slots + " free slots", () -> worker.host.freeSlots() == slots, worker.host::freeSlots);
+    }
+}
