@@ -27,8 +27,8 @@ final class LeagueReport {
                     "%4d  %-20s %8s %7s %6d  %s%n",
                     ++rank,
                     e.getKey(),
-                    Report.elo(r.elo(), true),
-                    Report.elo(r.error(), false),
+                    r.games() > 0 ? Report.elo(r.elo(), true) : "-",
+                    r.games() > 0 ? Report.elo(r.error(), false) : "-",
                     r.games(),
                     league.pool().contains(e.getKey()) ? "" : "(left)");
         }
@@ -68,8 +68,9 @@ final class LeagueReport {
         for (Map.Entry<String, League.Rating> e : sorted(l)) {
             ObjectNode r = ratings.addObject();
             r.put("engine", e.getKey());
-            RunRecords.putNumber(r, "elo", e.getValue().elo());
-            RunRecords.putNumber(r, "error", e.getValue().error());
+            boolean rated = e.getValue().games() > 0; // without a game an engine has no rating
+            RunRecords.putNumber(r, "elo", rated ? e.getValue().elo() : Double.NaN);
+            RunRecords.putNumber(r, "error", rated ? e.getValue().error() : Double.NaN);
             r.put("games", e.getValue().games());
             r.put("active", l.pool().contains(e.getKey()));
         }

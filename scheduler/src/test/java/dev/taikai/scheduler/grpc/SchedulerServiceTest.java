@@ -388,7 +388,8 @@ class SchedulerServiceTest {
         TournamentSpec unknown = spec.toBuilder()
                 .setEntrants(2, spec.getEntrants(2).toBuilder().setEngineId("stockfish-17"))
                 .build();
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> knowing.create(unknown));
+        Refusal e = assertThrows(Refusal.class, () -> knowing.create(unknown));
+        assertEquals(Refusal.Reason.INVALID, e.reason());
         assertEquals(
                 "entrants[2].engine_id 'stockfish-17' is not in the workers' catalog (fairy-stockfish, taikai-1)",
                 e.getMessage());

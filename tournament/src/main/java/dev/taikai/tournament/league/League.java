@@ -102,7 +102,8 @@ public final class League {
 
     /**
      * Pairs the engines in the pool for a new round: by current rating, each with the unpaired engine
-     * that costs least (rating gap squared plus the rematch penalty), strongest first; with an odd number
+     * that costs least (rating gap squared plus the rematch penalty, and more than either when the two are
+     * compared already while the pool is in groups never compared with one another), strongest first; with an odd number
      * the engine that has played most sits out (one that sat out last round never twice in a row when it
      * can be avoided). Empty when fewer than two engines are in the pool (no round is started then).
      */
@@ -122,6 +123,7 @@ public final class League {
         }
         List<Game> games = new ArrayList<>();
         List<String> left = new ArrayList<>(order);
+        Map<String, String> group = groups();
         int pairing = 0;
         while (!left.isEmpty()) {
             String first = left.remove(0);
@@ -130,12 +132,18 @@ public final class League {
             for (String candidate : left) {
                 double gap = (finite(ratings.get(first)) - finite(ratings.get(candidate))) / 100;
                 double cost = gap * gap + rematchCost(first, candidate);
+                if (group.get(first).equals(group.get(candidate))) {
+                    cost += SAME_GROUP; // link what the rounds before left apart first
+                }
                 if (cost < bestCost) {
                     bestCost = cost;
                     best = candidate;
                 }
             }
             left.remove(best);
+            String joined = group.get(best);
+            String into = group.get(first);
+            group.replaceAll((engine, g) -> g.equals(joined) ? into : g); // this pairing links the two groups
             pairing++;
             // colours alternate by round, so that over rounds each engine of a pair starts as often
             String sente = round % 2 == 1 ? first : best;
@@ -150,6 +158,47 @@ public final class League {
         }
         openPerRound.put(round, games.size());
         return games;
+    }
+
+    /**
+     * The cost of pairing two engines that are compared already (through the games so far) while the pool
+     * is in more than one such group: more than any rating gap, so that a round links the groups first.
+     */
+    private static final double SAME_GROUP = 1e6;
+
+    /**
+     * Each engine of the pool's group in the graph of games played and handed out (a group's first engine
+     * by name); engines in one group are compared by the ratings, engines of two groups are not.
+     */
+    private Map<String, String> groups() {
+        Map<String, java.util.Set<String>> links = new HashMap<>();
+        for (String engine : everyone) {
+            links.put(engine, new java.util.TreeSet<>());
+        }
+        for (Played p : results) {
+            links.get(p.sente()).add(p.gote());
+            links.get(p.gote()).add(p.sente());
+        }
+        for (Game g : outstanding.values()) {
+            links.get(g.sente()).add(g.gote());
+            links.get(g.gote()).add(g.sente());
+        }
+        Map<String, String> group = new HashMap<>();
+        for (String start : new java.util.TreeSet<>(everyone)) {
+            if (group.containsKey(start)) {
+                continue;
+            }
+            java.util.ArrayDeque<String> queue = new java.util.ArrayDeque<>(List.of(start));
+            group.put(start, start);
+            while (!queue.isEmpty()) {
+                for (String next : links.get(queue.poll())) {
+                    if (group.putIfAbsent(next, start) == null) {
+                        queue.add(next);
+                    }
+                }
+            }
+        }
+        return group;
     }
 
     private String sitOut(List<String> order, Map<String, Rating> ratings) {
@@ -293,7 +342,12 @@ public final class League {
         return Optional.ofNullable(outstanding.get(id));
     }
 
+    /**
+     * A rating as the pairing uses it: 0 when there is none, rounded to a millionth of an Elo point, so
+     * that the order in which a round's games were counted (which moves the fit in its last bits) never
+     * changes a pairing: a scheduler rebuilt from Kafka pairs exactly as the one before it.
+     */
     private static double finite(Rating rating) {
-        return rating == null || Double.isInfinite(rating.elo()) ? 0 : rating.elo();
+        return rating == null || !Double.isFinite(rating.elo()) ? 0 : Math.rint(rating.elo() * 1e6) / 1e6;
     }
 }

@@ -85,12 +85,16 @@ public final class StandingsMessages {
         league.ratings().entrySet().stream()
                 .sorted((a, b) ->
                         Double.compare(b.getValue().elo(), a.getValue().elo()))
-                .forEach(e -> table.addRatings(dev.taikai.proto.tournament.v1.LeagueRating.newBuilder()
-                        .setEngine(e.getKey())
-                        .setElo(e.getValue().elo())
-                        .setError(e.getValue().error())
-                        .setGames(e.getValue().games())
-                        .setActive(league.pool().contains(e.getKey()))));
+                .forEach(e -> {
+                    var rating = dev.taikai.proto.tournament.v1.LeagueRating.newBuilder()
+                            .setEngine(e.getKey())
+                            .setGames(e.getValue().games())
+                            .setActive(league.pool().contains(e.getKey()));
+                    if (e.getValue().games() > 0) { // without a game an engine has no rating (no elo, no error)
+                        rating.setElo(e.getValue().elo()).setError(e.getValue().error());
+                    }
+                    table.addRatings(rating);
+                });
         league.history().forEach((engine, points) -> {
             var history =
                     dev.taikai.proto.tournament.v1.RatingHistory.newBuilder().setEngine(engine);

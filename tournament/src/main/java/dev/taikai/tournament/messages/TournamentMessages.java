@@ -188,7 +188,10 @@ public final class TournamentMessages {
         }
     }
 
-    /** A spec as a message; every entrant carries its own time control. */
+    /**
+     * A spec as a message; every entrant carries its own time control, and the tournament carries the
+     * one they share when they all share one.
+     */
     public static dev.taikai.proto.tournament.v1.TournamentSpec toProto(TournamentSpec spec) {
         Builder builder = dev.taikai.proto.tournament.v1.TournamentSpec.newBuilder()
                 .setName(spec.name())
@@ -211,6 +214,10 @@ public final class TournamentMessages {
                 .setConcurrency(spec.concurrency());
         if (!spec.overrunMargin().byRule()) {
             builder.setOverrunMarginMs(spec.overrunMargin().fixedMillis());
+        }
+        // one control for all: the tournament's too, which an engine that joins a league later inherits
+        if (spec.entrants().stream().map(Entrant::timeControl).distinct().count() == 1) {
+            builder.setTimeControl(GameMessages.toProto(spec.entrants().get(0).timeControl()));
         }
         for (Entrant entrant : spec.entrants()) {
             var e = dev.taikai.proto.tournament.v1.Entrant.newBuilder()

@@ -49,6 +49,10 @@ public final class TournamentRun {
     private int countedHandedOut;
     private int restoredRounds;
     private Stop stop;
+    /** The SPRT's verdict and the games counted when its bound was crossed. */
+    private Sprt.Status sprtVerdict;
+
+    private int sprtCrossedAfter;
 
     /** A run of {@code spec}; a league pairs with the default settings and the spec's games per pairing. */
     public TournamentRun(TournamentSpec spec) {
@@ -106,12 +110,12 @@ public final class TournamentRun {
      */
     public List<GameAssignment> handOut(int max) {
         List<GameAssignment> next = new ArrayList<>();
-        if (stop != null) {
+        if (stop != null && !completingPairs()) {
             return next;
         }
         catchUp();
         int room = Math.min(max, spec.concurrency() - inPlay());
-        while (room > 0 && handedOut < paired.size()) {
+        while (room > 0 && handedOut < paired.size() && (stop == null || secondOfABegunPair(handedOut))) {
             GameAssignment game = paired.get(handedOut++);
             if (standings.contains(game.gameId())) {
                 countedHandedOut++;
@@ -367,26 +371,63 @@ public final class TournamentRun {
         }
     }
 
+    /**
+     * The one SPRT decision: when the LLR crosses a bound, the run stops with that verdict. The games in
+     * play then, and the second game of a pair whose first was handed out, are still played and counted
+     * (as Fishtest counts the games in flight), so that the pentanomial counts whole pairs; the stop's
+     * line then gives the final count and LLR with the verdict taken at the crossing, the same figures
+     * the standings show.
+     */
     private void checkSprt() {
         Sprt sprt = spec.sprt();
-        if (sprt == null || stop != null) {
+        if (sprt == null || (stop != null && stop.kind() != Stop.Kind.SPRT_CONCLUDED)) {
             return;
+        }
+        if (stop != null && sprtVerdict == null) {
+            return; // a verdict restored from a published state stands as it was published
         }
         String a = spec.entrants().get(0).name();
         String b = spec.entrants().get(1).name();
         double llr = sprt.llr(standings.pentanomial(a, b));
-        Sprt.Status verdict = sprt.status(llr);
-        if (verdict != Sprt.Status.CONTINUE) {
-            stop = new Stop(
-                    Stop.Kind.SPRT_CONCLUDED,
-                    String.format(
-                            Locale.ROOT,
-                            "SPRT concluded after %d games: %s accepted (LLR %.2f, bounds %.2f, %.2f)",
-                            standings.gamesPlayed(),
-                            verdict,
-                            llr,
-                            sprt.lowerBound(),
-                            sprt.upperBound()));
+        if (stop == null) {
+            Sprt.Status verdict = sprt.status(llr);
+            if (verdict == Sprt.Status.CONTINUE) {
+                return;
+            }
+            sprtVerdict = verdict;
+            sprtCrossedAfter = standings.gamesPlayed();
         }
+        stop = new Stop(
+                Stop.Kind.SPRT_CONCLUDED,
+                String.format(
+                        Locale.ROOT,
+                        "SPRT concluded after %d games: %s accepted (LLR %.2f, bounds %.2f, %.2f)%s",
+                        standings.gamesPlayed(),
+                        sprtVerdict,
+                        llr,
+                        sprt.lowerBound(),
+                        sprt.upperBound(),
+                        standings.gamesPlayed() == sprtCrossedAfter
+                                ? ""
+                                : "; the bound was crossed after " + sprtCrossedAfter
+                                        + " games, and the games in play then were played out and counted"));
+    }
+
+    /** After an SPRT verdict: pairs begun are played out, so that every counted pair is whole. */
+    private boolean completingPairs() {
+        return stop.kind() == Stop.Kind.SPRT_CONCLUDED;
+    }
+
+    /** True when the game at {@code index} is the second of a pair whose first has been handed out. */
+    private boolean secondOfABegunPair(int index) {
+        if (index == 0 || index >= paired.size()) {
+            return false;
+        }
+        GameAssignment game = paired.get(index);
+        GameAssignment before = paired.get(index - 1);
+        return game.gameInPairing() % 2 == 0
+                && before.round() == game.round()
+                && before.pairing() == game.pairing()
+                && before.gameInPairing() == game.gameInPairing() - 1;
     }
 }

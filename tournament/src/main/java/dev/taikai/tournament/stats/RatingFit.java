@@ -11,7 +11,9 @@ import java.util.List;
  *
  * <p>When the games separate the field (some group won every game against the rest), the maximum
  * lies at infinity; the fit then adds one virtual draw to every pairing that met, the prior BayesElo
- * uses, and says so in {@link Fit#prior()}.
+ * uses, and says so in {@link Fit#prior()}. Where the games leave groups of players that never met, it
+ * also adds a light virtual draw (1/players of a game) between every two players of different groups,
+ * so that every rating is a number with a finite error.
  */
 public final class RatingFit {
     /**
@@ -46,17 +48,44 @@ public final class RatingFit {
     private RatingFit() {}
 
     public static Fit fit(int players, List<Game> games) {
-        List<Rating> plain = maximumLikelihood(players, games);
+        boolean[][] met = new boolean[players][players];
+        for (Game game : games) {
+            met[game.first()][game.second()] = true;
+            met[game.second()][game.first()] = true;
+        }
+        boolean[] played = new boolean[players];
+        for (Game game : games) {
+            played[game.first()] = true;
+            played[game.second()] = true;
+        }
+        int[] group = groups(players, met);
+        java.util.Set<Integer> groupsOfPlayers = new java.util.HashSet<>();
+        for (int p = 0; p < players; p++) {
+            if (played[p]) {
+                groupsOfPlayers.add(group[p]);
+            }
+        }
+        boolean connected = groupsOfPlayers.size() <= 1; // players without a game are rated by nothing
+        List<Rating> plain = connected ? maximumLikelihood(players, games) : null;
         if (plain != null) {
             return new Fit(plain, false);
         }
         List<Game> withPrior = new ArrayList<>(games);
-        boolean[][] met = new boolean[players][players];
-        for (Game game : games) {
-            if (!met[game.first()][game.second()]) {
-                met[game.first()][game.second()] = true;
-                met[game.second()][game.first()] = true;
-                withPrior.add(new Game(game.first(), game.second(), 0.5, 1));
+        for (int a = 0; a < players; a++) {
+            for (int b = a + 1; b < players; b++) {
+                if (met[a][b]) {
+                    withPrior.add(new Game(a, b, 0.5, 1));
+                }
+            }
+        }
+        // players in groups that never met one another (directly or through others) cannot be compared
+        // by the games at all: a light virtual draw (1/players of a game) between every two players of
+        // different groups states where the data cannot separate them
+        for (int a = 0; a < players; a++) {
+            for (int b = a + 1; b < players; b++) {
+                if (group[a] != group[b] && played[a] && played[b]) {
+                    withPrior.add(new Game(a, b, 0.5, 1.0 / players));
+                }
             }
         }
         List<Rating> regularized = maximumLikelihood(players, withPrior);
@@ -64,6 +93,29 @@ public final class RatingFit {
             throw new IllegalStateException("the rating fit did not converge even with its prior");
         }
         return new Fit(regularized, true);
+    }
+
+    /** Each player's connected group in the graph of pairings that met (a group's smallest player). */
+    private static int[] groups(int players, boolean[][] met) {
+        int[] group = new int[players];
+        java.util.Arrays.fill(group, -1);
+        for (int start = 0; start < players; start++) {
+            if (group[start] >= 0) {
+                continue;
+            }
+            java.util.ArrayDeque<Integer> queue = new java.util.ArrayDeque<>(List.of(start));
+            group[start] = start;
+            while (!queue.isEmpty()) {
+                int p = queue.poll();
+                for (int q = 0; q < players; q++) {
+                    if (met[p][q] && group[q] < 0) {
+                        group[q] = start;
+                        queue.add(q);
+                    }
+                }
+            }
+        }
+        return group;
     }
 
     /** The plain maximum-likelihood ratings, or null when they do not exist (separated field, never compared). */

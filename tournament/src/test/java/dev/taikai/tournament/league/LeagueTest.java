@@ -154,4 +154,65 @@ class LeagueTest {
         assertTrue(flat.ratings().get("a").elo() > 0, "over all games a is better");
         assertTrue(decaying.ratings().get("a").elo() < 0, "recent games say b is better");
     }
+
+    /**
+     * Every round links what the rounds before left apart (so that the pool is compared as one as soon
+     * as it can be: 4 to 8 engines are connected after round 2, or 3 with an odd field), and every
+     * rating and every point of history is a finite number, whatever the results.
+     */
+    @Test
+    void theRoundsKeepThePoolConnectedAndEveryRatingFinite() {
+        for (int engines = 4; engines <= 8; engines++) {
+            for (long seed = 1; seed <= 20; seed++) {
+                Random random = new Random(seed);
+                League league = new League(League.Settings.DEFAULT);
+                for (int e = 0; e < engines; e++) {
+                    league.join("e" + e);
+                }
+                Map<String, Set<String>> links = new HashMap<>();
+                for (int round = 1; round <= 4; round++) {
+                    for (League.Game game : league.nextRound()) {
+                        links.computeIfAbsent(game.sente(), k -> new HashSet<>())
+                                .add(game.gote());
+                        links.computeIfAbsent(game.gote(), k -> new HashSet<>()).add(game.sente());
+                        // a decisive pattern that plain rating pairing would keep apart: the lower name wins
+                        double score =
+                                random.nextInt(4) == 0 ? 0.5 : game.sente().compareTo(game.gote()) < 0 ? 1 : 0;
+                        league.record(game.id(), score);
+                    }
+                    for (var rating : league.ratings().entrySet()) {
+                        if (rating.getValue().games() > 0) {
+                            assertTrue(Double.isFinite(rating.getValue().elo()), rating.toString());
+                            assertTrue(
+                                    Double.isFinite(rating.getValue().error()), engines + "/" + seed + ": " + rating);
+                        }
+                    }
+                    int connectedBy = engines % 2 == 0 ? 2 : 3;
+                    if (round >= connectedBy) {
+                        assertEquals(
+                                engines,
+                                reach(links, "e0").size(),
+                                engines + " engines, seed " + seed + ", round " + round + ": " + links);
+                    }
+                }
+                league.history()
+                        .values()
+                        .forEach(points -> points.forEach(
+                                p -> assertTrue(Double.isFinite(p.elo()) && Double.isFinite(p.error()), p.toString())));
+            }
+        }
+    }
+
+    private static Set<String> reach(Map<String, Set<String>> links, String from) {
+        Set<String> seen = new HashSet<>(List.of(from));
+        java.util.ArrayDeque<String> queue = new java.util.ArrayDeque<>(List.of(from));
+        while (!queue.isEmpty()) {
+            for (String next : links.getOrDefault(queue.poll(), Set.of())) {
+                if (seen.add(next)) {
+                    queue.add(next);
+                }
+            }
+        }
+        return seen;
+    }
 }

@@ -67,26 +67,40 @@ class TournamentRunTest {
         assertEquals(List.of(), run.handOut());
     }
 
+    /**
+     * One SPRT decision: at the crossing no new pair starts; the games in play, and the second game of a
+     * pair begun, are still played and counted, so the pentanomial counts whole pairs, and the stop's line
+     * gives the final count and LLR with the verdict taken at the crossing.
+     */
     @Test
-    void anSprtStopsTheHandOutAndTheGamesInPlayStillCount() {
-        TournamentRun run = new TournamentRun(Runs.spec(Format.MATCH, 2, 100, 2, 4, new Sprt(0, 300, 0.2, 0.2)));
-        List<GameAssignment> inPlay = new ArrayList<>(run.handOut());
-        while (run.running()) {
-            GameAssignment game = inPlay.remove(0);
-            run.count(Runs.win(game, "e0"));
-            inPlay.addAll(run.handOut());
+    void anSprtStopsNewPairsPlaysOutThePairsBegunAndReportsOneVerdict() {
+        for (int concurrency : List.of(1, 3)) {
+            Sprt sprt = new Sprt(0, 300, 0.2, 0.2);
+            TournamentRun run = new TournamentRun(Runs.spec(Format.MATCH, 2, 100, 2, concurrency, sprt));
+            List<GameAssignment> inPlay = new ArrayList<>(run.handOut());
+            while (run.running()) {
+                run.count(Runs.win(inPlay.remove(0), "e0"));
+                inPlay.addAll(run.handOut());
+            }
+            int atCrossing = run.standings().gamesPlayed();
+            assertTrue(
+                    run.stop().orElseThrow().detail().contains("H1 accepted"),
+                    run.stop().toString());
+            while (!inPlay.isEmpty()) {
+                assertEquals(Counted.COUNTED, run.count(Runs.win(inPlay.remove(0), "e0")), "in play: counted");
+                inPlay.addAll(run.handOut());
+            }
+            int games = run.standings().gamesPlayed();
+            assertEquals(0, games % 2, "whole pairs only: " + games);
+            assertEquals(games / 2, run.standings().pentanomial("e0", "e1").pairs());
+            String detail = run.stop().orElseThrow().detail();
+            double llr = sprt.llr(run.standings().pentanomial("e0", "e1"));
+            assertTrue(
+                    detail.startsWith(String.format(
+                            java.util.Locale.ROOT, "SPRT concluded after %d games: H1 accepted (LLR %.2f", games, llr)),
+                    detail);
+            assertEquals(games == atCrossing, !detail.contains("the bound was crossed after"), detail);
         }
-        Stop stop = run.stop().orElseThrow();
-        assertEquals(Stop.Kind.SPRT_CONCLUDED, stop.kind());
-        assertTrue(stop.detail().startsWith("SPRT concluded after "), stop.detail());
-        assertTrue(stop.detail().contains("H1 accepted"), stop.detail());
-        assertEquals(List.of(), run.handOut());
-        int counted = run.standings().gamesPlayed();
-        for (GameAssignment game : inPlay) {
-            assertEquals(Counted.COUNTED, run.count(Runs.win(game, "e0")), "a game in play counts when it ends");
-        }
-        assertEquals(counted + inPlay.size(), run.standings().gamesPlayed());
-        assertEquals(stop, run.stop().orElseThrow(), "the verdict stands");
     }
 
     @Test
