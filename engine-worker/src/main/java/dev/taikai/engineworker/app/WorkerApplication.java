@@ -68,21 +68,36 @@ public class WorkerApplication {
     }
 
     void started(@Observes StartupEvent event, EngineHost host) {
+        // SIGTERM: health says NOT_SERVING at once, while Quarkus's own shutdown still holds the listener
+        // open, so that probes and balancers see it before anything stops (the drain follows in stopping)
+        Runtime.getRuntime().addShutdownHook(new Thread(this::notServing, "worker-not-serving"));
         LOG.infof("worker %s ready", host.workerId());
     }
 
-    void stopping(@Observes ShutdownEvent event) {
-        // gRPC health says NOT_SERVING before anything stops, so balancers and probes move away first
+    /**
+     * How long health says NOT_SERVING, at least, before the listener closes: a probe or balancer that asks
+     * now and then sees it even when the worker has no session to drain.
+     */
+    static final long NOT_SERVING_AT_LEAST_MILLIS = 1000;
+
+    /** gRPC health NOT_SERVING: balancers and probes move away before anything stops. */
+    private void notServing() {
         grpcHealth.stream().forEach(health -> {
             health.setStatus(GrpcHealthStorage.DEFAULT_SERVICE_NAME, ServingStatus.NOT_SERVING);
             health.getStatuses().keySet().forEach(name -> health.setStatus(name, ServingStatus.NOT_SERVING));
         });
+    }
+
+    void stopping(@Observes ShutdownEvent event) {
+        long notServingSince = System.nanoTime();
+        notServing();
         if (host == null) {
             return;
         }
         host.drain();
         long deadline = System.nanoTime() + drainSeconds * 1_000_000_000L;
-        while (host.activeSessions() > 0 && System.nanoTime() < deadline) {
+        long notServingUntil = notServingSince + NOT_SERVING_AT_LEAST_MILLIS * 1_000_000L;
+        while ((host.activeSessions() > 0 && System.nanoTime() < deadline) || System.nanoTime() < notServingUntil) {
             try {
                 Thread.sleep(100);
             } catch (InterruptedException e) {

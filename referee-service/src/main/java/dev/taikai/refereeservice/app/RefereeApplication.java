@@ -101,6 +101,9 @@ public class RefereeApplication {
     }
 
     void start(@Observes StartupEvent event) {
+        // SIGTERM: health says NOT_SERVING at once, while Quarkus's own shutdown still holds the listener
+        // open, so that probes and balancers see it before anything stops (the drain follows in stop)
+        Runtime.getRuntime().addShutdownHook(new Thread(this::notServing, "referee-not-serving"));
         Properties kafka = new Properties();
         kafka.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         kafka.put(CommonClientConfigs.CLIENT_ID_CONFIG, "referee-" + refereeId);
@@ -196,13 +199,26 @@ public class RefereeApplication {
         return consumer == null ? 0 : consumer.running();
     }
 
-    void stop(@Observes ShutdownEvent event) {
+    /**
+     * How long health says NOT_SERVING, at least, before the listener closes: a probe or balancer that asks
+     * now and then sees it even when the referee has nothing to drain.
+     */
+    static final long NOT_SERVING_AT_LEAST_MILLIS = 1000;
+
+    /** gRPC health NOT_SERVING and HTTP readiness down: balancers and probes move away first. */
+    private void notServing() {
         draining = true;
-        // gRPC health says NOT_SERVING before anything stops, so balancers and probes move away first
         grpcHealth.stream().forEach(health -> {
             health.setStatus(GrpcHealthStorage.DEFAULT_SERVICE_NAME, ServingStatus.NOT_SERVING);
             health.getStatuses().keySet().forEach(name -> health.setStatus(name, ServingStatus.NOT_SERVING));
         });
+    }
+
+    void stop(@Observes ShutdownEvent event) {
+        long notServingSince = System.nanoTime();
+        draining = true;
+        notServing();
+        LOG.infof("referee %s: stopping: health NOT_SERVING, %d games to finish", refereeId, running());
         if (consumer == null) {
             return;
         }
@@ -212,6 +228,10 @@ public class RefereeApplication {
                 LOG.warnf(
                         "referee %s: %d games still running; they will be played again elsewhere",
                         refereeId, consumer.running());
+            }
+            long left = NOT_SERVING_AT_LEAST_MILLIS - (System.nanoTime() - notServingSince) / 1_000_000;
+            if (left > 0) {
+                Thread.sleep(left);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

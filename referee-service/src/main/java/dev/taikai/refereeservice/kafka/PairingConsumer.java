@@ -1,11 +1,11 @@
 package dev.taikai.refereeservice.kafka;
 
+import dev.taikai.events.DeadLetters;
+import dev.taikai.events.Topics;
 import dev.taikai.proto.events.v1.GameRecordEvent;
 import dev.taikai.proto.events.v1.PairingEvent;
 import dev.taikai.referee.game.Pairing;
-import dev.taikai.referee.messages.DeadLetter;
 import dev.taikai.referee.messages.GameMessages;
-import dev.taikai.referee.messages.Topics;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.Collection;
@@ -167,15 +167,7 @@ public final class PairingConsumer implements Runnable, AutoCloseable {
     /** Reports an unreadable pairing and copies it to the dead-letter topic; consumption goes on. */
     private void deadLetter(ConsumerRecord<String, byte[]> record, String why) {
         listener.poison(record.topic(), record.offset(), why);
-        DeadLetter letter =
-                new DeadLetter(record.topic(), record.partition(), record.offset(), record.key(), "referee", why);
-        ProducerRecord<String, byte[]> copy = new ProducerRecord<>(Topics.DEAD_LETTERS, letter.key(), record.value());
-        letter.headers().forEach((name, value) -> copy.headers().add(name, value));
-        producer.send(copy, (metadata, error) -> {
-            if (error != null) {
-                LOG.warning("could not copy " + letter.key() + " to " + Topics.DEAD_LETTERS + ": " + error);
-            }
-        });
+        DeadLetters.copy(producer, record, "referee", why);
     }
 
     private void startGames() {

@@ -1,8 +1,8 @@
 package dev.taikai.refereeservice.kafka;
 
+import dev.taikai.events.Topics;
 import dev.taikai.proto.events.v1.TournamentEvent;
 import dev.taikai.proto.tournament.v1.Status;
-import dev.taikai.referee.messages.Topics;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.taikai.deploy.KafkaBroker;
+import dev.taikai.events.DeadLetter;
+import dev.taikai.events.Topics;
 import dev.taikai.proto.events.v1.PairingEvent;
 import dev.taikai.proto.events.v1.TournamentEvent;
 import dev.taikai.proto.tournament.v1.Status;
@@ -16,9 +18,7 @@ import dev.taikai.referee.game.GameObserver;
 import dev.taikai.referee.game.Opening;
 import dev.taikai.referee.game.Pairing;
 import dev.taikai.referee.game.TimeControl;
-import dev.taikai.referee.messages.DeadLetter;
 import dev.taikai.referee.messages.GameMessages;
-import dev.taikai.referee.messages.Topics;
 import dev.taikai.refereeservice.remote.RemoteGames;
 import dev.taikai.refereeservice.remote.SessionPool;
 import dev.taikai.refereeservice.remote.WorkerPool;

@@ -1,13 +1,13 @@
 package dev.taikai.scheduler.kafka;
 
+import dev.taikai.events.DeadLetters;
+import dev.taikai.events.Topics;
 import dev.taikai.proto.events.v1.GameRecordEvent;
 import dev.taikai.proto.events.v1.PairingEvent;
 import dev.taikai.proto.events.v1.TournamentEvent;
 import dev.taikai.proto.tournament.v1.TournamentState;
 import dev.taikai.referee.game.Pairing;
-import dev.taikai.referee.messages.DeadLetter;
 import dev.taikai.referee.messages.GameMessages;
-import dev.taikai.referee.messages.Topics;
 import dev.taikai.scheduler.registry.Refusal;
 import dev.taikai.scheduler.registry.Scheduler;
 import dev.taikai.scheduler.registry.TournamentRegistry;
@@ -159,15 +159,7 @@ public final class SchedulerKafka implements Runnable, AutoCloseable, Scheduler.
 
     /** Copies a record to the dead-letter topic with the reason in its headers. */
     private void copyToDeadLetters(ConsumerRecord<String, byte[]> record, String why) {
-        DeadLetter letter =
-                new DeadLetter(record.topic(), record.partition(), record.offset(), record.key(), "scheduler", why);
-        ProducerRecord<String, byte[]> copy = new ProducerRecord<>(Topics.DEAD_LETTERS, letter.key(), record.value());
-        letter.headers().forEach((name, value) -> copy.headers().add(name, value));
-        producer.send(copy, (metadata, error) -> {
-            if (error != null) {
-                LOG.warning("could not copy " + letter.key() + " to " + Topics.DEAD_LETTERS + ": " + error);
-            }
-        });
+        DeadLetters.copy(producer, record, "scheduler", why);
     }
 
     /** Counts one record; returns its tournament id when it was counted. */

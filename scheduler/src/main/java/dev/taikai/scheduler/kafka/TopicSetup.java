@@ -1,6 +1,6 @@
 package dev.taikai.scheduler.kafka;
 
-import dev.taikai.referee.messages.Topics;
+import dev.taikai.events.Topics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -6,14 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.taikai.deploy.KafkaBroker;
+import dev.taikai.events.DeadLetter;
+import dev.taikai.events.Topics;
 import dev.taikai.proto.events.v1.GameRecordEvent;
 import dev.taikai.proto.tournament.v1.Format;
 import dev.taikai.proto.tournament.v1.Status;
 import dev.taikai.proto.tournament.v1.TournamentState;
 import dev.taikai.referee.game.Pairing;
-import dev.taikai.referee.messages.DeadLetter;
 import dev.taikai.referee.messages.GameMessages;
-import dev.taikai.referee.messages.Topics;
 import dev.taikai.rules.Result;
 import dev.taikai.scheduler.registry.TournamentRegistry;
 import dev.taikai.scheduler.registry.TournamentRegistryTest;

@@ -1,4 +1,4 @@
-package dev.taikai.referee.messages;
+package dev.taikai.events;
 
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;

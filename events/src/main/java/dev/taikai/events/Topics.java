@@ -1,4 +1,4 @@
-package dev.taikai.referee.messages;
+package dev.taikai.events;
 
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.taikai.proto.events.v1.GameRecordEvent;
