@@ -10,7 +10,7 @@
 # whose row already holds GAMES games is not played again (a run of many hours can be continued another
 # day; --again plays them all anew). The report, bench/results/clocks-latest.md, is rewritten after every
 # row from all the rows kept, in the order of the controls below. Each row also says how long it took and
-# the machine's mean load average while it ran (1-minute, sampled every 10 s).
+# the machine's mean load average while it played (1-minute, sampled every 10 s; the minutes count pauses too).
 #
 # With --cluster, the same games run through a local cluster (`taikai cluster up`: one worker with four
 # slots, one referee with two games at once) and are read back from the scheduler's API; the report is
@@ -200,7 +200,7 @@ write_report() { # every kept row, in the order of all_controls
     echo "(docs/tournaments.md: movetime and byoyomi t: max(100 ms, t/10), at most 0.9 t; Fischer:"
     echo "max(100 ms, increment/10)); at most 60 moves a side. Reference in the same run: a fake engine that"
     echo "thinks twice its time per move (it must lose every game on time). Overruns in ms over the moves past"
-    echo "their allowance. Load: the machine's mean 1-minute load average while the row ran."
+    echo "their allowance. Load: the machine's mean 1-minute load average while the row played."
     echo
     echo "| pairing | control | concurrency | games | time losses | moves over allowance | overrun median | p99 | max | stalls + disconnects | minutes | load |"
     echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
@@ -222,7 +222,11 @@ configuration() { # label control concurrency games play-args... -> plays unless
   fi
   echo "$name ($mode): $n games, from $(date -u +%H:%M)" >&2
   local started=$SECONDS
-  (while true; do cut -d' ' -f1 /proc/loadavg; sleep 10; done) > "$out/$name.load" &
+  # the load only while a run plays (not while paused for something else; see TAIKAI_BENCH_PAUSE_DIR)
+  (while true; do
+    if [ -z "$pause_dir" ] || [ -e "$pause_dir.playing" ]; then cut -d' ' -f1 /proc/loadavg; fi
+    sleep 10
+  done) > "$out/$name.load" &
   local sampler=$!
   if [ "$mode" = cluster ]; then play_cluster "$@"; else play "$@"; fi
   kill "$sampler"

@@ -278,7 +278,9 @@ final class ClusterCommand implements Runnable {
                     "Records: %s/api/tournaments/%s/games%n",
                     cluster.scheduler().http(), id);
             out.flush();
-            return state.getStatus() == Status.STATUS_CANCELLED ? ExitCodes.FAILURE : 0;
+            return state.getStatus() == Status.STATUS_CANCELLED || state.getStatus() == Status.STATUS_ABORTED
+                    ? ExitCodes.FAILURE
+                    : 0;
         }
 
         /** The engines the cluster's workers know: the built-in ones and those of its --catalog file. */

@@ -16,7 +16,7 @@ import java.util.Map;
 final class LeagueReport {
     private LeagueReport() {}
 
-    static void print(PrintWriter out, League league) {
+    static void print(PrintWriter out, League league, Map<String, String> dropped) {
         out.printf(Locale.ROOT, "%nLeague ratings after %d rounds (the pairing's ratings)%n", league.rounds());
         out.printf(Locale.ROOT, "%4s  %-20s %8s %7s %6s  %s%n", "Rank", "Engine", "Elo", "±95%", "Games", "");
         int rank = 0;
@@ -30,7 +30,11 @@ final class LeagueReport {
                     r.games() > 0 ? Report.elo(r.elo(), true) : "-",
                     r.games() > 0 ? Report.elo(r.error(), false) : "-",
                     r.games(),
-                    league.pool().contains(e.getKey()) ? "" : "(left)");
+                    league.pool().contains(e.getKey())
+                            ? ""
+                            : dropped.containsKey(e.getKey())
+                                    ? "(taken out: " + dropped.get(e.getKey()) + ")"
+                                    : "(left)");
         }
         out.printf("%nRating history (Elo after each round the engine had played in by then)%n");
         league.history().forEach((engine, points) -> {

@@ -114,7 +114,7 @@ public final class LocalRunner {
             }
             records.finish(standings);
             Report.print(out, spec, standings);
-            run.league().ifPresent(league -> LeagueReport.print(out, league));
+            run.league().ifPresent(league -> LeagueReport.print(out, league, run.dropped()));
             if (!run.summary().isEmpty()) {
                 out.println();
                 run.summary().forEach(out::println);

@@ -85,10 +85,11 @@ public final class TournamentStatuses implements Runnable, AutoCloseable {
         return caughtUp;
     }
 
-    /** True when the tournament has stopped: finished, SPRT concluded or cancelled. */
+    /** True when the tournament has stopped: finished, SPRT concluded, cancelled or aborted. */
     public boolean stopped(String tournamentId) {
         Status status = statuses.get(tournamentId);
         return status == Status.STATUS_CANCELLED
+                || status == Status.STATUS_ABORTED
                 || status == Status.STATUS_SPRT_CONCLUDED
                 || status == Status.STATUS_FINISHED;
     }

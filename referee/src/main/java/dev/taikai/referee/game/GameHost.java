@@ -70,6 +70,21 @@ public final class GameHost {
                 observer);
     }
 
+    /**
+     * True when {@code record} is a game {@code side} lost because its engine did not start (the record
+     * {@link #forfeit} makes): no move played, and the forfeit's line.
+     */
+    public static boolean didNotStart(GameRecord record, Color side) {
+        String entrant = side == Color.SENTE
+                ? record.assignment().sente()
+                : record.assignment().gote();
+        return record.moves().isEmpty()
+                && record.outcome().result() == Result.lossFor(side)
+                && record.outcome()
+                        .detail()
+                        .startsWith(side.displayName() + " (" + entrant + ") before the first move: ");
+    }
+
     /** The record of a game {@code side} lost by {@code failure} before its first move. */
     public static GameRecord forfeit(GameAssignment game, Color side, EngineFailure failure, long startedEpochMillis) {
         String entrant = side == Color.SENTE ? game.sente() : game.gote();

@@ -136,7 +136,8 @@ public final class TournamentRegistry {
         return switch (kind) {
             case FINISHED -> Status.STATUS_FINISHED;
             case SPRT_CONCLUDED -> Status.STATUS_SPRT_CONCLUDED;
-            case CANCELLED, ABORTED -> Status.STATUS_CANCELLED;
+            case CANCELLED -> Status.STATUS_CANCELLED;
+            case ABORTED -> Status.STATUS_ABORTED;
         };
     }
 
@@ -145,6 +146,7 @@ public final class TournamentRegistry {
             case STATUS_FINISHED -> new Stop(Stop.Kind.FINISHED, detail);
             case STATUS_SPRT_CONCLUDED -> new Stop(Stop.Kind.SPRT_CONCLUDED, detail);
             case STATUS_CANCELLED -> new Stop(Stop.Kind.CANCELLED, detail);
+            case STATUS_ABORTED -> new Stop(Stop.Kind.ABORTED, detail);
             default -> null;
         };
     }

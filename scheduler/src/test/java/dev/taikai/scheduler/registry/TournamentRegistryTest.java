@@ -61,7 +61,7 @@ public class TournamentRegistryTest {
     /**
      * A record a referee could publish for {@code pairing} with {@code result}, one that holds up when the
      * scheduler replays it: a draw at the move limit after two legal plies (the test specs adjudicate
-     * there), or a win because the loser's engine did not start.
+     * there), or a win by resignation (gote after sente's first move, or sente at once).
      */
     public static GameRecord record(Pairing pairing, Result result) {
         var game = pairing.game();
@@ -76,8 +76,13 @@ public class TournamentRegistryTest {
                 position = position.play(move);
             }
             outcome = new Outcome(Result.DRAW, Termination.ADJUDICATION, "move limit");
-        } else {
-            outcome = new Outcome(result, Termination.DISCONNECT, "the loser's engine did not start");
+        } else if (result == Result.SENTE_WINS) { // one move, then gote resigns
+            int move = position.legalMoves()[0];
+            moves.add(new MoveRecord(
+                    Usi.format(move, position.variant()), 1_000_000, 1_000_000, 0, null, -1, -1, 1_000_000, 0, 0));
+            outcome = new Outcome(result, Termination.RESIGNATION, "gote resigns");
+        } else { // sente resigns at once (no engine that cannot start: that would stop the tournament)
+            outcome = new Outcome(result, Termination.RESIGNATION, "sente resigns");
         }
         var record = new dev.taikai.referee.game.GameRecord(
                 game, game.opening().position().toSfen(), moves, outcome, 1, 2, 0);

@@ -27,6 +27,8 @@ final class LeaguePairer implements Pairer {
     private final List<LeagueChange> scheduled = new ArrayList<>();
     /** Joins and leaves asked for while the league runs, in order. */
     private final List<LeagueChange> changes = new ArrayList<>();
+
+    private final Map<String, String> dropped = new LinkedHashMap<>();
     /** The changes applied to the pool so far (by identity: each entry of the two lists once). */
     private final Set<LeagueChange> applied = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
@@ -122,6 +124,20 @@ final class LeaguePairer implements Pairer {
         LeagueChange change = new LeagueChange(name, entrant, league.rounds() + 1);
         changes.add(change);
         return change;
+    }
+
+    /**
+     * Takes {@code name} out of the pool before the round about to be paired, for {@code why} (an engine
+     * that cannot start): a change that follows from the results, so a rebuild makes it again.
+     */
+    void drop(String name, String why) {
+        dropped.put(name, why);
+        league.leave(name);
+    }
+
+    /** The engines a league took out because they could not start, with why. */
+    Map<String, String> dropped() {
+        return java.util.Collections.unmodifiableMap(dropped);
     }
 
     /** Takes a change log published earlier (rebuilding); changes already known are kept. */

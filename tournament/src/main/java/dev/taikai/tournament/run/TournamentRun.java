@@ -3,6 +3,7 @@ package dev.taikai.tournament.run;
 import dev.taikai.referee.game.GameAssignment;
 import dev.taikai.referee.game.GameRecord;
 import dev.taikai.referee.game.RecordCheck;
+import dev.taikai.rules.Color;
 import dev.taikai.tournament.Entrant;
 import dev.taikai.tournament.Format;
 import dev.taikai.tournament.Standings;
@@ -36,6 +37,13 @@ import java.util.function.Consumer;
  * <p>Not thread-safe: a runner serialises its calls.
  */
 public final class TournamentRun {
+    /**
+     * Games in a row (in pairing order) that an engine may lose because it did not start (its session
+     * failed before the first move: not found, no usiok, exited at once), before it is taken out: the
+     * run stops, or a league drops the engine from its next round.
+     */
+    public static final int START_FAILURES = 3;
+
     private final TournamentSpec spec;
     private final Pairer pairer;
     private final LeaguePairer league;
@@ -49,6 +57,8 @@ public final class TournamentRun {
     private int countedHandedOut;
     private int restoredRounds;
     private Stop stop;
+    /** Per engine, in pairing order, whether each of its counted games was lost before its first move. */
+    private final Map<String, java.util.TreeMap<Integer, GameRecord>> startFailures = new HashMap<>();
     /** The SPRT's verdict and the games counted when its bound was crossed. */
     private Sprt.Status sprtVerdict;
 
@@ -240,7 +250,11 @@ public final class TournamentRun {
             countedHandedOut++;
         }
         pairer.counted(planned.get(), record);
+        noteStarts(index.get(game.gameId()), record);
         checkSprt();
+        if (league == null) {
+            cannotStart().ifPresent(why -> abort(why));
+        }
         advance();
         return Counted.COUNTED;
     }
@@ -285,6 +299,11 @@ public final class TournamentRun {
     /** The league of a league run. */
     public Optional<League> league() {
         return league == null ? Optional.empty() : Optional.of(league.league());
+    }
+
+    /** The engines a league took out because they could not start, with why; empty for other formats. */
+    public Map<String, String> dropped() {
+        return league == null ? Map.of() : league.dropped();
     }
 
     /** A league's joins and leaves so far, in order; empty for other formats. */
@@ -352,10 +371,50 @@ public final class TournamentRun {
 
     // ----
 
+    /** Keeps, for both engines of a counted game, whether each lost it before its first move. */
+    private void noteStarts(int order, GameRecord record) {
+        for (Color side : Color.values()) {
+            String engine = side == Color.SENTE
+                    ? record.assignment().sente()
+                    : record.assignment().gote();
+            boolean failed = dev.taikai.referee.game.GameHost.didNotStart(record, side);
+            startFailures
+                    .computeIfAbsent(engine, e -> new java.util.TreeMap<>())
+                    .put(order, failed ? record : null);
+        }
+    }
+
+    /** Why an engine must be taken out: its last {@link #START_FAILURES} games, all lost before its first move. */
+    private Optional<String> cannotStart() {
+        for (var entry : startFailures.entrySet()) {
+            var games = entry.getValue();
+            if (games.size() < START_FAILURES) {
+                continue;
+            }
+            List<GameRecord> last = new ArrayList<>(games.descendingMap().values()).subList(0, START_FAILURES);
+            if (last.stream().allMatch(java.util.Objects::nonNull)
+                    && (league == null || league.league().pool().contains(entry.getKey()))) {
+                return Optional.of("engine '" + entry.getKey() + "' did not start in its last " + START_FAILURES
+                        + " games (" + last.get(0).outcome().detail() + ")");
+            }
+        }
+        return Optional.empty();
+    }
+
     /** Pairs what the format pairs next once every game paired so far is counted; finishes a complete run. */
     private void advance() {
         while ((stop == null || (league != null && league.rounds() < restoredRounds))
                 && standings.gamesPlayed() == paired.size()) {
+            if (league != null) {
+                // a round is complete: an engine that cannot start leaves from the next one (decided from
+                // whole rounds only, so a rebuild counting the round's games in another order decides alike)
+                Optional<String> out;
+                while ((out = cannotStart()).isPresent()) {
+                    String engine =
+                            out.get().substring("engine '".length(), out.get().indexOf("' did not start"));
+                    league.drop(engine, out.get());
+                }
+            }
             List<GameAssignment> more = pairer.next();
             if (more.isEmpty()) {
                 break;

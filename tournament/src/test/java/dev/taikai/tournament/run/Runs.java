@@ -50,8 +50,8 @@ final class Runs {
     }
 
     /**
-     * {@code game} ending in {@code result}: a draw at the move limit after two legal plies, or a win
-     * because the loser's engine did not start.
+     * {@code game} ending in {@code result}: a draw at the move limit after two legal plies, a win for
+     * sente when gote resigns after sente's first move, a win for gote when sente resigns at once.
      */
     static GameRecord record(GameAssignment game, Result result) {
         Position position = game.opening().position();
@@ -65,10 +65,25 @@ final class Runs {
                 position = position.play(move);
             }
             outcome = new Outcome(Result.DRAW, Termination.ADJUDICATION, "move limit");
-        } else {
-            outcome = new Outcome(result, Termination.DISCONNECT, "the loser's engine did not start");
+        } else if (result == Result.SENTE_WINS) { // one move, then gote resigns
+            int move = position.legalMoves()[0];
+            moves.add(new MoveRecord(
+                    Usi.format(move, position.variant()), 1_000_000, 1_000_000, 0, null, -1, -1, 1_000_000, 0, 0));
+            outcome = new Outcome(result, Termination.RESIGNATION, "gote resigns");
+        } else { // sente resigns at once
+            outcome = new Outcome(result, Termination.RESIGNATION, "sente resigns");
         }
         return new GameRecord(game, game.opening().position().toSfen(), moves, outcome, 1, 2, 0);
+    }
+
+    /** {@code game} lost by {@code side}'s engine, which did not start (a disconnect before any move). */
+    static GameRecord didNotStart(GameAssignment game, dev.taikai.rules.Color side) {
+        String entrant = side == dev.taikai.rules.Color.SENTE ? game.sente() : game.gote();
+        Outcome outcome = new Outcome(
+                Result.lossFor(side),
+                Termination.DISCONNECT,
+                side.displayName() + " (" + entrant + ") before the first move: exited");
+        return new GameRecord(game, game.opening().position().toSfen(), List.of(), outcome, 1, 2, 0);
     }
 
     /** A record in which {@code winner} wins {@code game}, whichever colour it has. */

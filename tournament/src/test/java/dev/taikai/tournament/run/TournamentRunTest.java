@@ -217,6 +217,48 @@ class TournamentRunTest {
         assertEquals(3, again.inPlay());
     }
 
+    /**
+     * An engine that loses {@value TournamentRun#START_FAILURES} games in a row before its first move (it
+     * does not start) stops a run, with the reason; one game it plays in between starts the count again.
+     * A league drops it from the next round instead.
+     */
+    @Test
+    void anEngineThatCannotStartStopsTheRunOrLeavesTheLeague() {
+        TournamentRun run = new TournamentRun(Runs.spec(Format.MATCH, 2, 10, 2, 1, null));
+        for (int i = 0; i < 6; i++) {
+            GameAssignment game = run.handOut().get(0);
+            boolean playsOnce = i == 2;
+            var side = game.sente().equals("e1") ? dev.taikai.rules.Color.SENTE : dev.taikai.rules.Color.GOTE;
+            run.count(playsOnce ? Runs.record(game, Result.DRAW) : Runs.didNotStart(game, side));
+            assertEquals(i < 5, run.running(), "game " + (i + 1) + ": " + run.stop());
+        }
+        Stop stop = run.stop().orElseThrow();
+        assertEquals(Stop.Kind.ABORTED, stop.kind());
+        assertTrue(
+                stop.detail().startsWith("engine 'e1' did not start in its last 3 games (")
+                        && stop.detail().contains("before the first move: exited"),
+                stop.detail());
+
+        TournamentRun league = new TournamentRun(Runs.spec(Format.LEAGUE, 4, 0, 2, 16, null));
+        for (int round = 1; round <= 3; round++) {
+            for (GameAssignment game : league.handOut()) {
+                var e3 = game.sente().equals("e3")
+                        ? dev.taikai.rules.Color.SENTE
+                        : game.gote().equals("e3") ? dev.taikai.rules.Color.GOTE : null;
+                league.count(e3 != null ? Runs.didNotStart(game, e3) : Runs.record(game, Result.DRAW));
+            }
+        }
+        assertTrue(league.running(), "a league goes on without the engine");
+        assertFalse(
+                league.league().orElseThrow().pool().contains("e3"),
+                league.dropped().toString());
+        assertTrue(
+                league.dropped().get("e3").startsWith("engine 'e3' did not start in its last 3 games"),
+                league.dropped().toString());
+        assertTrue(league.handOut().stream()
+                .noneMatch(g -> g.sente().equals("e3") || g.gote().equals("e3")));
+    }
+
     private static GameAssignment withColours(GameAssignment game, GameAssignment colours) {
         return new GameAssignment(
                 game.gameId(),
