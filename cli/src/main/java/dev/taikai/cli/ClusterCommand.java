@@ -141,10 +141,16 @@ final class ClusterCommand implements Runnable {
                         dir.resolve("catalog.path"), catalog.toAbsolutePath().toString());
             }
             describe(out, cluster);
-            out.println(
-                    "Submit a tournament with: taikai cluster submit <tournament file>; stop with: taikai cluster down");
+            out.println(hint(dir));
             return 0;
         }
+    }
+
+    /** The commands that use the cluster just started, with its directory when it is not the default. */
+    static String hint(Path dir) {
+        String where = dir.normalize().equals(Path.of(".taikai-cluster")) ? "" : " --dir " + dir;
+        return "Submit a tournament with: ./taikai cluster submit" + where + " <tournament file>; stop with: ./taikai"
+                + " cluster down" + where;
     }
 
     static void describe(PrintWriter out, LocalCluster cluster) {
