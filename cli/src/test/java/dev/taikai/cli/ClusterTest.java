@@ -81,6 +81,8 @@ class ClusterTest {
                         + Tournaments.fakeEntry("fake-c", "--seed", "3", "--think-ms", "5")
                         + Tournaments.fakeEntry("fake-d", "--seed", "4", "--think-ms", "5")
                         + Tournaments.fakeEntry("fake-e", "--seed", "5", "--think-ms", "5")
+                        + "  - id: never\n    command: '"
+                        + (Files.exists(Path.of("/usr/bin/true")) ? "/usr/bin/true" : "/bin/true") + "'\n"
                         + Tournaments.fakeEntry("fake-slow", "--think-ms", "400")
                         + Tournaments.fakeEntry("fake-ponderous", "--think-ms", "40000"));
         // Another program takes worker-1's gRPC port (the sixth port handed out: broker, controller, the
@@ -509,6 +511,37 @@ class ClusterTest {
             channel.shutdownNow();
         }
         assertTrue(ClusterProbe.get(cluster.scheduler().http() + "/q/health").contains("\"status\": \"UP\""));
+    }
+
+    /**
+     * An engine that exits at once (a real program) forfeits its first games through the cluster and
+     * then stops the tournament: STATUS_ABORTED with the reason, and `cluster submit` exits 1, as
+     * `taikai run` does.
+     */
+    @Test
+    void anEngineThatNeverStartsStopsTheTournamentThroughTheCluster() throws Exception {
+        Path file = dir.resolve("never.yaml");
+        Files.writeString(
+                file,
+                String.join(
+                        "\n",
+                        "name: never starts",
+                        "variant: minishogi",
+                        "catalog: fakes.yaml",
+                        "rounds: 10",
+                        "games: 2",
+                        "concurrency: 1",
+                        "time-control: byoyomi 0.5",
+                        "engines: [fake-a, never]",
+                        ""));
+        ClusterProbe.Output submitted = ClusterProbe.submit(cluster, file);
+        assertEquals(1, submitted.code(), submitted.out() + submitted.err());
+        assertTrue(
+                (submitted.out() + submitted.err()).contains("engine 'never' did not start in its last 3 games"),
+                submitted.out() + submitted.err());
+        TournamentState state = scheduler.state(submitted.tournamentId());
+        assertEquals(Status.STATUS_ABORTED, state.getStatus(), state.toString());
+        assertEquals(3, state.getFinishedGames(), "three forfeits, then nothing more: " + state);
     }
 
     @Test
