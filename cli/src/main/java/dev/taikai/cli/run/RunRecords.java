@@ -40,7 +40,7 @@ import java.util.Optional;
 final class RunRecords implements AutoCloseable {
     private final RunPlan plan;
     /** The run whose records these are (a league's table goes into results.json). */
-    private TournamentRun run;
+    private final TournamentRun run;
 
     private final Path dir;
     private final ObjectMapper mapper = new ObjectMapper();
@@ -51,8 +51,9 @@ final class RunRecords implements AutoCloseable {
     private long gamesEnd;
     private int gamesWritten;
 
-    private RunRecords(RunPlan plan, Path dir, FileChannel journal, RandomAccessFile results) {
+    private RunRecords(RunPlan plan, TournamentRun run, Path dir, FileChannel journal, RandomAccessFile results) {
         this.plan = plan;
+        this.run = run;
         this.dir = dir;
         this.journal = journal;
         this.results = results;
@@ -79,12 +80,12 @@ final class RunRecords implements AutoCloseable {
         Path journalFile = dir.resolve("games.jsonl");
         RunRecords records = new RunRecords(
                 plan,
+                run,
                 dir,
                 FileChannel.open(
                         journalFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ),
                 new RandomAccessFile(dir.resolve("results.json").toFile(), "rw"));
-        records.run = run;
-        records.readJournal(journalFile, run);
+        records.readJournal(journalFile);
         records.rewriteResults(null);
         return records;
     }
@@ -104,7 +105,7 @@ final class RunRecords implements AutoCloseable {
      * Reads the journal into {@code run}; a torn last line (a run killed while writing it) is cut off and
      * its game played again, as is a game the run does not count (see the warnings).
      */
-    private void readJournal(Path file, TournamentRun run) throws IOException {
+    private void readJournal(Path file) throws IOException {
         byte[] bytes = Files.readAllBytes(file);
         int lineStart = 0;
         long validEnd = 0;

@@ -80,18 +80,14 @@ public final class GameHost {
                 : record.assignment().gote();
         return record.moves().isEmpty()
                 && record.outcome().result() == Result.lossFor(side)
-                && record.outcome()
-                        .detail()
-                        .startsWith(side.displayName() + " (" + entrant + ") before the first move: ");
+                && record.outcome().detail().startsWith(forfeitPrefix(side, entrant));
     }
 
     /** The record of a game {@code side} lost by {@code failure} before its first move. */
     public static GameRecord forfeit(GameAssignment game, Color side, EngineFailure failure, long startedEpochMillis) {
         String entrant = side == Color.SENTE ? game.sente() : game.gote();
-        Outcome outcome = new Outcome(
-                Result.lossFor(side),
-                failure.termination(),
-                side.displayName() + " (" + entrant + ") before the first move: " + failure);
+        Outcome outcome =
+                new Outcome(Result.lossFor(side), failure.termination(), forfeitPrefix(side, entrant) + failure);
         return new GameRecord(
                 game,
                 game.opening().position().toSfen(),
@@ -100,5 +96,10 @@ public final class GameHost {
                 startedEpochMillis,
                 System.currentTimeMillis(),
                 0);
+    }
+
+    /** How the line of a {@link #forfeit} begins: what {@link #didNotStart} recognises. */
+    private static String forfeitPrefix(Color side, String entrant) {
+        return side.displayName() + " (" + entrant + ") before the first move: ";
     }
 }

@@ -14,14 +14,9 @@ import dev.taikai.proto.tournament.v1.Sprt;
 import dev.taikai.proto.tournament.v1.Status;
 import dev.taikai.proto.tournament.v1.TournamentSpec;
 import dev.taikai.proto.tournament.v1.TournamentState;
-import dev.taikai.referee.game.MoveRecord;
 import dev.taikai.referee.game.Pairing;
 import dev.taikai.referee.messages.GameMessages;
-import dev.taikai.rules.Outcome;
-import dev.taikai.rules.Position;
 import dev.taikai.rules.Result;
-import dev.taikai.rules.Termination;
-import dev.taikai.rules.Usi;
 import dev.taikai.testkit.Await;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -64,29 +59,8 @@ public class TournamentRegistryTest {
      * there), or a win by resignation (gote after sente's first move, or sente at once).
      */
     public static GameRecord record(Pairing pairing, Result result) {
-        var game = pairing.game();
-        Position position = game.opening().position();
-        List<MoveRecord> moves = new ArrayList<>();
-        Outcome outcome;
-        if (result == Result.DRAW) {
-            for (int ply = 0; ply < game.adjudication().moveLimitPlies(); ply++) {
-                int move = position.legalMoves()[0];
-                moves.add(new MoveRecord(
-                        Usi.format(move, position.variant()), 1_000_000, 1_000_000, 0, null, -1, -1, 1_000_000, 0, 0));
-                position = position.play(move);
-            }
-            outcome = new Outcome(Result.DRAW, Termination.ADJUDICATION, "move limit");
-        } else if (result == Result.SENTE_WINS) { // one move, then gote resigns
-            int move = position.legalMoves()[0];
-            moves.add(new MoveRecord(
-                    Usi.format(move, position.variant()), 1_000_000, 1_000_000, 0, null, -1, -1, 1_000_000, 0, 0));
-            outcome = new Outcome(result, Termination.RESIGNATION, "gote resigns");
-        } else { // sente resigns at once (no engine that cannot start: that would stop the tournament)
-            outcome = new Outcome(result, Termination.RESIGNATION, "sente resigns");
-        }
-        var record = new dev.taikai.referee.game.GameRecord(
-                game, game.opening().position().toSfen(), moves, outcome, 1, 2, 0);
-        return GameMessages.toProto(pairing, record, "ref", "w", "w");
+        return GameMessages.toProto(
+                pairing, dev.taikai.tournament.run.Runs.record(pairing.game(), result), "ref", "w", "w");
     }
 
     /**

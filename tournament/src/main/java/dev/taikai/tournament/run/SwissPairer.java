@@ -130,18 +130,23 @@ final class SwissPairer implements Pairer {
             if (roundsAfter == 0 || budget < 0) {
                 return true;
             }
-            for (String[] p : pairings) {
-                met.merge(key(p[0], p[1]), 1, Integer::sum);
-            }
-            try {
-                return pairable(roundsAfter, byesAfter);
-            } finally {
-                for (String[] p : pairings) {
-                    met.merge(key(p[0], p[1]), -1, Integer::sum);
-                }
-            }
+            return asIfPlayed(pairings, () -> pairable(roundsAfter, byesAfter));
         };
         return search(new ArrayList<>(ranked), allowed, pairings, later) ? pairings : null;
+    }
+
+    /** {@code question}'s answer with {@code pairings} counted as met, and not counted afterwards. */
+    private boolean asIfPlayed(List<String[]> pairings, java.util.function.BooleanSupplier question) {
+        for (String[] p : pairings) {
+            met.merge(key(p[0], p[1]), 1, Integer::sum);
+        }
+        try {
+            return question.getAsBoolean();
+        } finally {
+            for (String[] p : pairings) {
+                met.merge(key(p[0], p[1]), -1, Integer::sum);
+            }
+        }
     }
 
     /** True when {@code rounds} more rounds can be paired with no pairing met before (or the budget ran out). */
@@ -160,18 +165,8 @@ final class SwissPairer implements Pairer {
                 byesAfter.merge(bye, 1, Integer::sum);
             }
             List<String[]> pairings = new ArrayList<>();
-            java.util.function.BooleanSupplier later = () -> {
-                for (String[] p : pairings) {
-                    met.merge(key(p[0], p[1]), 1, Integer::sum);
-                }
-                try {
-                    return pairable(rounds - 1, byesAfter);
-                } finally {
-                    for (String[] p : pairings) {
-                        met.merge(key(p[0], p[1]), -1, Integer::sum);
-                    }
-                }
-            };
+            java.util.function.BooleanSupplier later =
+                    () -> asIfPlayed(pairings, () -> pairable(rounds - 1, byesAfter));
             if (search(rest, 0, pairings, later)) {
                 return true;
             }

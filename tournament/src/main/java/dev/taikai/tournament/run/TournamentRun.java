@@ -253,7 +253,7 @@ public final class TournamentRun {
         noteStarts(index.get(game.gameId()), record);
         checkSprt();
         if (league == null) {
-            cannotStart().ifPresent(why -> abort(why));
+            cannotStart().ifPresent(out -> abort(out.why()));
         }
         advance();
         return Counted.COUNTED;
@@ -384,18 +384,25 @@ public final class TournamentRun {
         }
     }
 
-    /** Why an engine must be taken out: its last {@link #START_FAILURES} games, all lost before its first move. */
-    private Optional<String> cannotStart() {
+    /** An engine to take out, with why. */
+    private record CannotStart(String engine, String why) {}
+
+    /** An engine whose last {@link #START_FAILURES} games were all lost because it did not start. */
+    private Optional<CannotStart> cannotStart() {
         for (var entry : startFailures.entrySet()) {
             var games = entry.getValue();
-            if (games.size() < START_FAILURES) {
+            if (games.size() < START_FAILURES
+                    || (league != null && !league.league().pool().contains(entry.getKey()))) {
                 continue;
             }
-            List<GameRecord> last = new ArrayList<>(games.descendingMap().values()).subList(0, START_FAILURES);
-            if (last.stream().allMatch(java.util.Objects::nonNull)
-                    && (league == null || league.league().pool().contains(entry.getKey()))) {
-                return Optional.of("engine '" + entry.getKey() + "' did not start in its last " + START_FAILURES
-                        + " games (" + last.get(0).outcome().detail() + ")");
+            List<GameRecord> last = games.descendingMap().values().stream()
+                    .limit(START_FAILURES)
+                    .toList(); // a null for a game it played: toList keeps it
+            if (last.stream().allMatch(java.util.Objects::nonNull)) {
+                return Optional.of(new CannotStart(
+                        entry.getKey(),
+                        "engine '" + entry.getKey() + "' did not start in its last " + START_FAILURES + " games ("
+                                + last.get(0).outcome().detail() + ")"));
             }
         }
         return Optional.empty();
@@ -408,11 +415,9 @@ public final class TournamentRun {
             if (league != null) {
                 // a round is complete: an engine that cannot start leaves from the next one (decided from
                 // whole rounds only, so a rebuild counting the round's games in another order decides alike)
-                Optional<String> out;
+                Optional<CannotStart> out;
                 while ((out = cannotStart()).isPresent()) {
-                    String engine =
-                            out.get().substring("engine '".length(), out.get().indexOf("' did not start"));
-                    league.drop(engine, out.get());
+                    league.drop(out.get().engine(), out.get().why());
                 }
             }
             List<GameAssignment> more = pairer.next();

@@ -19,8 +19,8 @@ import dev.taikai.tournament.stats.Sprt;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Specs and records for the run's tests: records that hold up when the run replays them. */
-final class Runs {
+/** Specs and records for the run's tests (and the scheduler's): records that hold up when replayed. */
+public final class Runs {
     static final TimeControl TC = TimeControl.parse("byoyomi 0.1");
     /** A draw after two plies: drawn records are two legal moves long. */
     static final Adjudication DRAW_AT_TWO = new Adjudication(2, 0, 0, 0, 0, 0);
@@ -50,15 +50,15 @@ final class Runs {
     }
 
     /**
-     * {@code game} ending in {@code result}: a draw at the move limit after two legal plies, a win for
+     * {@code game} ending in {@code result}: a draw at its move limit (the first legal move each ply), a win for
      * sente when gote resigns after sente's first move, a win for gote when sente resigns at once.
      */
-    static GameRecord record(GameAssignment game, Result result) {
+    public static GameRecord record(GameAssignment game, Result result) {
         Position position = game.opening().position();
         List<MoveRecord> moves = new ArrayList<>();
         Outcome outcome;
         if (result == Result.DRAW) {
-            for (int ply = 0; ply < 2; ply++) {
+            for (int ply = 0; ply < game.adjudication().moveLimitPlies(); ply++) {
                 int move = position.legalMoves()[0];
                 moves.add(new MoveRecord(
                         Usi.format(move, position.variant()), 1_000_000, 1_000_000, 0, null, -1, -1, 1_000_000, 0, 0));
