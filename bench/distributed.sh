@@ -71,7 +71,7 @@ service_cpu() { for pid in $pids; do awk '{ print $1 " " ($14 + $15) }' "/proc/$
 cluster_file=$(tournament "$concurrency" cluster-unused)
 submit() { # $1: run name; prints wall seconds
   local begin=$(date +%s%N)
-  ( "$root/taikai" cluster submit --dir "$out/cluster" --concurrency 16 "$cluster_file" > "$out/$1.txt" 2> "$out/$1.progress"; times > "$out/$1.times" )
+  ( "$root/taikai" cluster submit --dir "$out/cluster" --concurrency 16 --out "$out/$1-records" "$cluster_file" > "$out/$1.txt" 2> "$out/$1.progress"; times > "$out/$1.times" )
   seconds $(( $(date +%s%N) - begin ))
 }
 cold=""

@@ -3,7 +3,7 @@ package dev.taikai.cli;
 import dev.taikai.access.Role;
 import dev.taikai.cli.cluster.LocalCluster;
 import dev.taikai.cli.cluster.SchedulerClient;
-import dev.taikai.cli.run.Report;
+import dev.taikai.cli.run.RecordsFolder;
 import dev.taikai.cli.run.RunPlan;
 import dev.taikai.cli.run.TournamentFile;
 import dev.taikai.deploy.StartFailure;
@@ -16,14 +16,15 @@ import dev.taikai.proto.tournament.v1.Status;
 import dev.taikai.proto.tournament.v1.TournamentState;
 import dev.taikai.referee.messages.GameMessages;
 import dev.taikai.tournament.Entrant;
-import dev.taikai.tournament.Standings;
 import dev.taikai.tournament.messages.TournamentMessages;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.concurrent.Callable;
@@ -41,13 +42,16 @@ import picocli.CommandLine.Spec;
                     + " workers and referees as separate processes.",
             "",
             "  taikai cluster up                  start them (logs and state in --dir)",
-            "  taikai cluster submit FILE         run a tournament file through them and print the standings",
+            "  taikai cluster submit FILE         run a tournament file through them, print the standings and"
+                    + " write its records",
+            "  taikai cluster fetch ID FILE       follow a submitted tournament and write its records",
             "  taikai cluster status              what runs where",
             "  taikai cluster down                stop everything 'up' started"
         },
         subcommands = {
             ClusterCommand.Up.class,
             ClusterCommand.Submit.class,
+            ClusterCommand.Fetch.class,
             ClusterCommand.StatusCommand.class,
             ClusterCommand.Down.class
         })
@@ -73,6 +77,15 @@ final class ClusterCommand implements Runnable {
                     .orElseThrow(() -> new ExitCodes.UsageException(
                             "no cluster recorded in " + dir + "; start one with 'taikai cluster up'"));
         }
+    }
+
+    /** The records folder option of the commands that write one. */
+    static class RecordsOutput extends Directory {
+        @Option(
+                names = "--out",
+                paramLabel = "DIR",
+                description = "The records folder (default: the file's 'output:', else results/<name>).")
+        Path out;
     }
 
     static Path projectRoot() {
@@ -178,21 +191,23 @@ final class ClusterCommand implements Runnable {
             name = "submit",
             mixinStandardHelpOptions = true,
             description = {
-                "Runs a tournament file through the cluster: prints each game as it is counted, then the standings.",
+                "Runs a tournament file through the cluster: prints each game as it is counted, then the standings,"
+                        + " and writes the records folder of 'taikai run' (results.json, games/*.kif, taikai.log)"
+                        + " to the file's output.",
                 "Engines are named by catalog id (no command lines travel to the workers). Exit codes: 0 finished or"
-                        + " SPRT concluded, 1 cancelled or failed, 2 bad tournament file."
+                        + " SPRT concluded, 1 cancelled or failed, 2 bad tournament file or output."
             })
-    static final class Submit extends Directory implements Callable<Integer> {
-        /** How long one request for records waits for the next game to finish (a long poll). */
-        private static final int WAIT_MILLIS = 10_000;
-
+    static final class Submit extends RecordsOutput implements Callable<Integer> {
         @Spec
         private CommandSpec spec;
 
         @Parameters(paramLabel = "FILE", description = "A tournament file (docs/tournaments.md).")
         Path file;
 
-        @Option(names = "--detach", description = "Return once the tournament is accepted, without following it.")
+        @Option(
+                names = "--detach",
+                description = "Return once the tournament is accepted, printing its id and the 'cluster fetch'"
+                        + " command that follows it and writes its records later.")
         boolean detach;
 
         @Option(
@@ -205,12 +220,7 @@ final class ClusterCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             LocalCluster cluster = recorded();
-            RunPlan plan;
-            try {
-                plan = TournamentFile.read(file);
-            } catch (ConfigException e) {
-                throw new ExitCodes.UsageException(e.getMessage());
-            }
+            RunPlan plan = plan(file, out);
             Set<String> known = workerEngines();
             for (Entrant entrant : plan.spec().entrants()) {
                 if (!known.contains(entrant.engineId())) {
@@ -221,7 +231,11 @@ final class ClusterCommand implements Runnable {
                             + " 'taikai cluster up --catalog FILE' and name the engine with 'engine: ID'");
                 }
             }
-            PrintWriter out = spec.commandLine().getOut();
+            try {
+                RecordsFolder.checkFree(plan, null);
+            } catch (ConfigException e) {
+                throw new ExitCodes.UsageException(e.getMessage());
+            }
             PrintWriter err = spec.commandLine().getErr();
             SchedulerClient scheduler = new SchedulerClient(cluster.scheduler().http(), cluster.token(Role.ADMIN));
             TournamentState state;
@@ -241,52 +255,12 @@ final class ClusterCommand implements Runnable {
                     plan.spec().name(), id, state.getPlannedGames());
             err.flush();
             if (detach) {
-                out.println(id);
+                spec.commandLine().getOut().println(id);
+                err.println("Follow it and write its records with: " + fetchCommand(dir, id, file, out));
+                err.flush();
                 return 0;
             }
-            Standings standings = new Standings(
-                    plan.spec().entrants().stream().map(Entrant::name).toList());
-            long started = System.nanoTime();
-            int seen = 0;
-            while (true) {
-                var page = scheduler.records(id, seen, 1000, WAIT_MILLIS);
-                for (GameRecord record : page.getRecordsList()) {
-                    var game = GameMessages.record(record).record();
-                    standings.add(game);
-                    seen++;
-                    err.printf(
-                            Locale.ROOT,
-                            "[%d/%d] %s %s vs %s: %s by %s (%d plies, referee %s) | %.0f s elapsed%n",
-                            seen,
-                            state.getPlannedGames(),
-                            game.id(),
-                            game.assignment().sente(),
-                            game.assignment().gote(),
-                            game.winner() == null ? "draw" : game.winner() + " wins",
-                            game.outcome().termination().name().toLowerCase(Locale.ROOT),
-                            game.plies(),
-                            record.getRefereeId(),
-                            (System.nanoTime() - started) / 1e9);
-                }
-                err.flush();
-                state = page.getState();
-                if (page.getRecordsCount() == 0
-                        && state.getStatus() != Status.STATUS_RUNNING
-                        && seen >= page.getTotal()) {
-                    break;
-                }
-            }
-            Report.print(out, plan.spec(), standings);
-            out.printf(
-                    "%nTournament %s: %s (%s)%n",
-                    id, state.getStatus().name().substring(7).toLowerCase(Locale.ROOT), state.getStatusDetail());
-            out.printf(
-                    "Records: %s/api/tournaments/%s/games%n",
-                    cluster.scheduler().http(), id);
-            out.flush();
-            return state.getStatus() == Status.STATUS_CANCELLED || state.getStatus() == Status.STATUS_ABORTED
-                    ? ExitCodes.FAILURE
-                    : 0;
+            return follow(cluster, scheduler, plan, state, spec.commandLine().getOut(), err);
         }
 
         /** The engines the cluster's workers know: the built-in ones and those of its --catalog file. */
@@ -301,6 +275,138 @@ final class ClusterCommand implements Runnable {
             }
             return ids;
         }
+    }
+
+    @Command(
+            name = "fetch",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Follows a tournament the cluster plays (or has played) to its end, as 'submit' does, and writes its"
+                        + " records folder; the FILE is the tournament file it was submitted from.",
+                "Exit codes: 0 finished or SPRT concluded, 1 cancelled or failed, 2 unknown tournament, a file that"
+                        + " describes another tournament, or an output that holds another run."
+            })
+    static final class Fetch extends RecordsOutput implements Callable<Integer> {
+        @Spec
+        private CommandSpec spec;
+
+        @Parameters(index = "0", paramLabel = "ID", description = "The tournament id 'submit' printed.")
+        String id;
+
+        @Parameters(index = "1", paramLabel = "FILE", description = "The tournament file it was submitted from.")
+        Path file;
+
+        @Override
+        public Integer call() throws Exception {
+            LocalCluster cluster = recorded();
+            RunPlan plan = plan(file, out);
+            SchedulerClient scheduler = new SchedulerClient(cluster.scheduler().http(), cluster.token(Role.ADMIN));
+            TournamentState state;
+            try {
+                state = scheduler.state(id);
+                ClusterRecords.checkSame(plan, state);
+                RecordsFolder.checkFree(plan, id);
+            } catch (SchedulerClient.Refused e) {
+                throw new ExitCodes.UsageException(
+                        e.status() == 404 ? "the cluster has no tournament " + id : e.getMessage());
+            } catch (ConfigException e) {
+                throw new ExitCodes.UsageException(e.getMessage());
+            }
+            return follow(
+                    cluster,
+                    scheduler,
+                    plan,
+                    state,
+                    spec.commandLine().getOut(),
+                    spec.commandLine().getErr());
+        }
+    }
+
+    /** The file's plan, its output replaced by {@code out} when given. */
+    private static RunPlan plan(Path file, Path out) throws IOException {
+        try {
+            RunPlan plan = TournamentFile.read(file);
+            return out == null ? plan : new RunPlan(plan.spec(), plan.catalog(), out, plan.restartEveryGame());
+        } catch (ConfigException e) {
+            throw new ExitCodes.UsageException(e.getMessage());
+        }
+    }
+
+    /** The command that follows tournament {@code id} later, as the user would type it. */
+    static String fetchCommand(Path dir, String id, Path file, Path out) {
+        String where = dir.normalize().equals(Path.of(".taikai-cluster")) ? "" : " --dir " + dir;
+        return "./taikai cluster fetch" + where + (out == null ? "" : " --out " + out) + " " + id + " " + file;
+    }
+
+    /** How long one request for records waits for the next game to finish (a long poll). */
+    private static final int WAIT_MILLIS = 10_000;
+
+    /**
+     * True once no further record will come: the tournament has stopped and, after an SPRT verdict, every
+     * game it had handed out is counted (the referees play those out).
+     */
+    private static boolean settled(TournamentState state) {
+        return state.getStatus() != Status.STATUS_RUNNING
+                && (state.getStatus() != Status.STATUS_SPRT_CONCLUDED
+                        || state.getFinishedGames() >= state.getPublishedGames());
+    }
+
+    /**
+     * Prints each game of the tournament as it is counted until the tournament stops, then writes the
+     * records folder and prints the report; returns the exit code for the tournament's end.
+     */
+    private static int follow(
+            LocalCluster cluster,
+            SchedulerClient scheduler,
+            RunPlan plan,
+            TournamentState state,
+            PrintWriter out,
+            PrintWriter err)
+            throws IOException {
+        String id = state.getTournamentId();
+        List<GameRecord> records = new ArrayList<>();
+        long started = System.nanoTime();
+        while (true) {
+            var page = scheduler.records(id, records.size(), 1000, WAIT_MILLIS);
+            for (GameRecord record : page.getRecordsList()) {
+                var game = GameMessages.record(record).record();
+                records.add(record);
+                err.printf(
+                        Locale.ROOT,
+                        "[%d/%d] %s %s vs %s: %s by %s (%d plies, referee %s) | %.0f s elapsed%n",
+                        records.size(),
+                        state.getPlannedGames(),
+                        game.id(),
+                        game.assignment().sente(),
+                        game.assignment().gote(),
+                        game.winner() == null ? "draw" : game.winner() + " wins",
+                        game.outcome().termination().name().toLowerCase(Locale.ROOT),
+                        game.plies(),
+                        record.getRefereeId(),
+                        (System.nanoTime() - started) / 1e9);
+            }
+            err.flush();
+            state = page.getState();
+            if (page.getRecordsCount() == 0 && settled(state) && records.size() >= page.getTotal()) {
+                break;
+            }
+        }
+        try {
+            ClusterRecords.write(plan, state, records, out).forEach(w -> err.println("warning: " + w));
+        } catch (ConfigException e) {
+            throw new ExitCodes.UsageException(e.getMessage());
+        }
+        out.printf(
+                "%nTournament %s: %s (%s)%n",
+                id, state.getStatus().name().substring(7).toLowerCase(Locale.ROOT), state.getStatusDetail());
+        out.printf(
+                "Records on the scheduler: %s/api/tournaments/%s/games (with an access token, docs/access.md)%n",
+                cluster.scheduler().http(), id);
+        out.flush();
+        err.flush();
+        return state.getStatus() == Status.STATUS_CANCELLED || state.getStatus() == Status.STATUS_ABORTED
+                ? ExitCodes.FAILURE
+                : 0;
     }
 
     @Command(name = "status", mixinStandardHelpOptions = true, description = "Shows what the cluster runs and where.")

@@ -130,17 +130,32 @@ final class ClusterProbe {
         }
     }
 
-    /** Runs 'taikai cluster submit [options] FILE' against {@code cluster}. */
+    private static final java.util.concurrent.atomic.AtomicInteger SUBMISSIONS =
+            new java.util.concurrent.atomic.AtomicInteger();
+
+    /**
+     * Runs 'taikai cluster submit [options] FILE' against {@code cluster}; without an --out option the
+     * records go to a folder of their own beside the cluster's directory ({@link #records}).
+     */
     static Output submit(LocalCluster cluster, Path file, String... options) {
         List<String> args = new ArrayList<>(
                 List.of("cluster", "submit", "--dir", cluster.directory().toString()));
         args.addAll(List.of(options));
+        if (!args.contains("--out")) {
+            args.add("--out");
+            args.add(records(cluster, SUBMISSIONS.incrementAndGet()).toString());
+        }
         args.add(file.toString());
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         int code = Taikai.run(
                 System.in, new PrintWriter(out, true), new PrintWriter(err, true), args.toArray(new String[0]));
         return new Output(code, out.toString(), err.toString());
+    }
+
+    /** The records folder of the {@code n}th submission that named none. */
+    static Path records(LocalCluster cluster, int n) {
+        return cluster.directory().resolveSibling("records-" + n);
     }
 
     /** Waits up to {@code within} for {@code condition}; the milliseconds it took, or fails. */

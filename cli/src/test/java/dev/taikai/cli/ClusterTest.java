@@ -149,14 +149,30 @@ class ClusterTest {
                         "output: local",
                         "engines: [fake-a, fake-b, fake-c]",
                         ""));
-        ClusterProbe.Output submitted = ClusterProbe.submit(cluster, file);
+        Path clusterRecords = dir.resolve("cluster-records");
+        ClusterProbe.Output submitted = ClusterProbe.submit(cluster, file, "--out", clusterRecords.toString());
         assertEquals(0, submitted.code(), submitted.err() + "\n" + submitted.out());
         assertTrue(
                 submitted.out().contains("Standings of same games (minishogi, round-robin, 6 games)"), submitted.out());
         assertTrue(submitted.err().contains("[6/6]"), submitted.err());
+        assertTrue(
+                submitted.out().contains("Records: " + clusterRecords + " (results.json, games/*.kif, taikai.log)"),
+                submitted.out());
 
         assertEquals(0, taikai(new StringWriter(), new StringWriter(), "run", file.toString()));
         JsonNode local = Tournaments.results(dir.resolve("local"));
+        JsonNode fromCluster = Tournaments.results(clusterRecords);
+        assertEquals(gamesOf(local), gamesOf(fromCluster), "the cluster's results.json holds the local run's games");
+        assertEquals(local.get("standings").size(), fromCluster.get("standings").size());
+        try (var kifs = Files.list(clusterRecords.resolve("games"))) {
+            assertEquals(6, kifs.filter(k -> k.toString().endsWith(".kif")).count(), "a KIF per game");
+        }
+        ClusterProbe.Output again =
+                ClusterProbe.submit(cluster, file, "--out", dir.resolve("local").toString());
+        assertEquals(2, again.code(), "a folder of another run is refused: " + again.err());
+        assertTrue(
+                again.err().contains("already holds the games of a run on this machine; choose another folder"),
+                again.err());
 
         TournamentState state = scheduler.state(submitted.tournamentId());
         assertEquals(Status.STATUS_FINISHED, state.getStatus());
@@ -331,6 +347,26 @@ class ClusterTest {
                 "only games handed out before the cancel are counted: " + later.getFinishedGames() + " of "
                         + cancelled.getPublishedGames());
         assertTrue(later.getFinishedGames() < later.getPlannedGames());
+
+        // the command --detach printed follows the tournament to its end and writes its records
+        String printed = submitted
+                .err()
+                .lines()
+                .filter(line -> line.startsWith("Follow it and write its records with: ./taikai cluster fetch "))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError("no fetch command in: " + submitted.err()))
+                .substring("Follow it and write its records with: ./taikai ".length());
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        assertEquals(1, taikai(out, err, printed.split(" ")), "a cancelled tournament exits 1: " + err + out);
+        Path records = Path.of(printed.split(" --out ")[1].split(" ")[0]);
+        JsonNode results = Tournaments.results(records);
+        assertEquals(later.getFinishedGames(), results.get("games").size(), out.toString());
+        try (var kifs = Files.list(records.resolve("games"))) {
+            assertEquals(later.getFinishedGames(), kifs.count());
+        }
+        assertTrue(out.toString().contains("Tournament " + id + ": cancelled (cancelled: enough)"), out.toString());
+        assertEquals(1, taikai(new StringWriter(), new StringWriter(), printed.split(" ")), "fetched again, the same");
     }
 
     @Test
@@ -572,6 +608,10 @@ class ClusterTest {
         int joinedBefore = parse(joined.body(), TournamentState.newBuilder())
                 .getLeagueChanges(0)
                 .getBeforeRound();
+        HttpResponse<String> twice =
+                post(api + "/" + id + "/entrants", admin, "{\"name\": \"newcomer\", \"engineId\": \"fake-b\"}");
+        assertEquals(409, twice.statusCode(), "a name in use: " + twice.body());
+        assertTrue(twice.body().contains("'newcomer'"), twice.body());
         HttpResponse<String> outsider =
                 post(api + "/" + id + "/entrants", admin, "{\"name\": \"x\", \"engineId\": \"stockfish-17\"}");
         assertEquals(400, outsider.statusCode(), "only catalog engines join: " + outsider.body());
@@ -579,13 +619,7 @@ class ClusterTest {
                 403,
                 post(api + "/" + id + "/entrants", cluster.token(Role.VIEWER), "{}")
                         .statusCode());
-        HttpResponse<String> left = HttpClient.newHttpClient()
-                .send(
-                        HttpRequest.newBuilder(URI.create(api + "/" + id + "/entrants/fake-c"))
-                                .header("Authorization", "Bearer " + admin)
-                                .DELETE()
-                                .build(),
-                        HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> left = delete(api + "/" + id + "/entrants/fake-c", admin);
         assertEquals(200, left.statusCode(), left.body());
         int leftBefore = parse(left.body(), TournamentState.newBuilder())
                 .getLeagueChanges(1)
@@ -599,6 +633,12 @@ class ClusterTest {
         TournamentState done = scheduler.state(id);
         assertEquals(dev.taikai.proto.tournament.v1.Status.STATUS_FINISHED, done.getStatus(), done.getStatusDetail());
         assertEquals(5, done.getLeagueRounds());
+        HttpResponse<String> lateJoin =
+                post(api + "/" + id + "/entrants", admin, "{\"name\": \"late\", \"engineId\": \"fake-d\"}");
+        assertEquals(409, lateJoin.statusCode(), "a finished league takes no join: " + lateJoin.body());
+        HttpResponse<String> lateLeave = delete(api + "/" + id + "/entrants/newcomer", admin);
+        assertEquals(409, lateLeave.statusCode(), "nor a leave: " + lateLeave.body());
+        assertTrue(lateLeave.body().contains("the league " + id + " has stopped ("), lateLeave.body());
         List<GameRecord> records = scheduler.records(id, 0, 100).getRecordsList();
         assertEquals(done.getFinishedGames(), records.size());
         boolean newcomerPlayed = false;
@@ -613,6 +653,14 @@ class ClusterTest {
                 assertTrue(!players.contains("newcomer"), "newcomer joined for round " + joinedBefore + ": " + a);
             }
             newcomerPlayed |= players.contains("newcomer");
+            for (var player : List.of(a.getSente(), a.getGote())) {
+                if (player.getName().equals("newcomer")) {
+                    assertEquals(
+                            500,
+                            player.getTimeControl().getByoyomiMs(),
+                            "the newcomer joined without a time control and plays the league's: " + player);
+                }
+            }
             replay(record);
         }
         assertTrue(newcomerPlayed, "the newcomer was paired");
@@ -821,6 +869,26 @@ class ClusterTest {
             last = status("GET", url, token);
         }
         return last;
+    }
+
+    private static HttpResponse<String> delete(String url, String token) throws Exception {
+        return HttpClient.newHttpClient()
+                .send(
+                        HttpRequest.newBuilder(URI.create(url))
+                                .header("Authorization", "Bearer " + token)
+                                .DELETE()
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** Each game of a results.json as id, players and opening. */
+    private static Set<String> gamesOf(JsonNode results) {
+        Set<String> games = new TreeSet<>();
+        for (JsonNode game : results.get("games")) {
+            games.add(game.get("id").asText() + " " + game.get("sente").asText() + "-"
+                    + game.get("gote").asText() + " " + game.get("start_sfen").asText());
+        }
+        return games;
     }
 
     private static void replay(GameRecord record) throws Exception {

@@ -171,6 +171,7 @@ class KubernetesManifestsTest {
     }
 
     private static void check(List<HasMetadata> objects, String overlay) throws IOException {
+        checkWorkersHostAGame(objects, overlay);
         Set<String> configMaps = names(objects, "ConfigMap");
         Set<String> secrets = names(objects, "Secret");
         Map<String, PodTemplateSpec> workloads = new LinkedHashMap<>();
@@ -319,6 +320,34 @@ class KubernetesManifestsTest {
                 }
             }
         }
+    }
+
+    /**
+     * A game needs two engine slots: the engine workers at their smallest (the autoscaler's minimum, or the
+     * replicas when nothing scales them) have at least two, so that every overlay plays at once.
+     */
+    private static void checkWorkersHostAGame(List<HasMetadata> objects, String overlay) {
+        Deployment workers = objects.stream()
+                .filter(o ->
+                        o instanceof Deployment d && d.getMetadata().getName().equals("engine-worker"))
+                .map(o -> (Deployment) o)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(overlay + ": no engine-worker Deployment"));
+        int slots = workers.getSpec().getTemplate().getSpec().getContainers().get(0).getEnv().stream()
+                .filter(e -> e.getName().equals("TAIKAI_WORKER_SLOTS"))
+                .map(e -> Integer.parseInt(e.getValue()))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(overlay + ": the workers' TAIKAI_WORKER_SLOTS"));
+        int smallest = objects.stream()
+                .filter(o -> o instanceof HorizontalPodAutoscaler h
+                        && h.getSpec().getScaleTargetRef().getName().equals("engine-worker"))
+                .map(o -> ((HorizontalPodAutoscaler) o).getSpec().getMinReplicas())
+                .findFirst()
+                .orElse(workers.getSpec().getReplicas());
+        assertTrue(
+                smallest * slots >= 2,
+                overlay + ": " + smallest + " engine worker(s) of " + slots + " slot(s) at the smallest cannot host a"
+                        + " game (it needs two engine slots)");
     }
 
     /**

@@ -50,6 +50,11 @@ public final class LocalCluster {
             if (workers < 1 || referees < 1 || slotsPerWorker < 1 || gamesPerReferee < 1) {
                 throw new IllegalArgumentException("a cluster needs at least one worker, referee, slot and game");
             }
+            if (workers * slotsPerWorker < 2) {
+                throw new IllegalArgumentException("a game needs two engine slots, and " + workers + " worker(s) of "
+                        + slotsPerWorker + " slot(s) have " + workers * slotsPerWorker
+                        + ": give more --workers or --slots");
+            }
         }
     }
 

@@ -20,8 +20,9 @@ public record RunPlan(TournamentSpec spec, Catalog catalog, Path output, boolean
     /** Refuses an engine whose options name a file that its entry does not allow (docs/engines.md). */
     public RunPlan {
         for (Entrant entrant : spec.entrants()) {
-            Optional<String> refused =
-                    catalog.engine(entrant.engineId()).flatMap(engine -> engine.unallowedFileOption(engine.options()));
+            Optional<String> refused = catalog.engine(entrant.engineId())
+                    .map(engine -> engine.withOptionsOver(entrant.options()))
+                    .flatMap(engine -> engine.unallowedFileOption(engine.options()));
             if (refused.isPresent()) {
                 throw new IllegalArgumentException(refused.get());
             }
@@ -32,8 +33,10 @@ public record RunPlan(TournamentSpec spec, Catalog catalog, Path output, boolean
         return Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
     }
 
+    /** The catalog entry of {@code entrant} with the entrant's own options set over the entry's. */
     public EngineSpec engineOf(Entrant entrant) {
         return catalog.engine(entrant.engineId())
+                .map(engine -> engine.withOptionsOver(entrant.options()))
                 .orElseThrow(() -> new IllegalStateException("no engine '" + entrant.engineId() + "' in the catalog"));
     }
 

@@ -50,7 +50,7 @@ public final class TournamentFile {
             "output",
             "restart");
     private static final Set<String> ENTRANT_KEYS =
-            Set.of("engine", "name", "time-control", "overrun-margin-ms", "from-round", "until-round");
+            Set.of("engine", "name", "options", "time-control", "overrun-margin-ms", "from-round", "until-round");
 
     private TournamentFile() {}
 
@@ -200,7 +200,9 @@ public final class TournamentFile {
                 throw fields.get("engine").error("no engine '" + id + "' in the catalog");
             }
             String name = fields.containsKey("name") ? fields.get("name").nonEmpty() : id;
-            return new Entrant(name, id, Map.of(), own, margin, rounds);
+            Map<String, String> options =
+                    fields.containsKey("options") ? Catalog.options(fields.get("options")) : Map.of();
+            return new Entrant(name, id, options, own, margin, rounds);
         }
         Set<String> keys = new HashSet<>(Catalog.ENGINE_KEYS);
         keys.add("time-control");

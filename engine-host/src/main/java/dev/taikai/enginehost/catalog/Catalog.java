@@ -114,12 +114,7 @@ public final class Catalog {
         Path workdir =
                 fields.containsKey("workdir") ? Path.of(fields.get("workdir").nonEmpty()) : null;
         Map<String, String> env = stringMap(fields.get("env"));
-        Map<String, String> options = stringMap(fields.get("options"));
-        try {
-            EngineText.options("options", options);
-        } catch (IllegalArgumentException e) {
-            throw fields.get("options").error(e.getMessage());
-        }
+        Map<String, String> options = fields.containsKey("options") ? options(fields.get("options")) : Map.of();
         Set<String> fileOptions = new java.util.LinkedHashSet<>();
         if (fields.containsKey("file-options")) {
             YamlNode node = fields.get("file-options");
@@ -164,6 +159,17 @@ public final class Catalog {
                 fields.containsKey("stderr-lines")
                         ? (int) fields.get("stderr-lines").number(1, 10_000)
                         : d.stderrLines());
+    }
+
+    /** Engine options as a catalog entry writes them ({@code {Name: value}}), checked as {@link EngineText} does. */
+    public static Map<String, String> options(YamlNode node) throws ConfigException {
+        Map<String, String> options = stringMap(node);
+        try {
+            EngineText.options("options", options);
+        } catch (IllegalArgumentException e) {
+            throw node.error(e.getMessage());
+        }
+        return options;
     }
 
     private static Map<String, String> stringMap(YamlNode node) throws ConfigException {

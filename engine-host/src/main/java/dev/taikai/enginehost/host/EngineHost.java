@@ -8,15 +8,19 @@ import dev.taikai.enginehost.usi.StartResult;
 import dev.taikai.enginehost.usi.Timeouts;
 import dev.taikai.enginehost.usi.UsiEngine;
 import dev.taikai.rules.Variant;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The engines one worker lends out: engines from its own catalog only (ARCHITECTURE.md, decision 5), at
  * most {@code slots} processes at once. Each {@link HostedSession} holds one slot from its start until it
- * is closed. Thread-safe.
+ * is closed. A session parked between games ({@link #park}) counts as free: when a new session finds
+ * every slot taken, the session parked longest gives its slot up (its owner ends it) and the new one takes
+ * it, so that sessions kept for a next game that may never come cannot starve other games. Thread-safe.
  */
 public final class EngineHost implements AutoCloseable {
     /** Why a session could not be opened; the engine was never started. */
@@ -42,6 +46,9 @@ public final class EngineHost implements AutoCloseable {
     /** A started session, or the engine's failure to start (its slot is free again): exactly one is set. */
     public record Started(HostedSession session, EngineFailure failure) {}
 
+    /** How long a new session waits for the slot of a parked session it has told to end. */
+    static final long SLOT_GIVEN_UP_MILLIS = 5_000;
+
     private final String workerId;
     private final Catalog catalog;
     private final int slots;
@@ -50,6 +57,9 @@ public final class EngineHost implements AutoCloseable {
     private final HostListener listener;
     private final Set<HostedSession> sessions = ConcurrentHashMap.newKeySet();
     private final Set<Runnable> drainActions = ConcurrentHashMap.newKeySet();
+    /** Parked sessions, longest parked first, with what ends each. */
+    private final Map<HostedSession, Runnable> parked = new LinkedHashMap<>();
+
     private volatile boolean draining;
 
     public EngineHost(String workerId, Catalog catalog, int slots, Timeouts timeouts, HostListener listener) {
@@ -86,7 +96,7 @@ public final class EngineHost implements AutoCloseable {
         if (draining) {
             throw new Refused(Refused.Reason.DRAINING, "worker " + workerId + " is shutting down");
         }
-        if (!free.tryAcquire()) {
+        if (!free.tryAcquire() && !(endLongestParked() && awaitSlot())) {
             throw new Refused(
                     Refused.Reason.NO_CAPACITY, "all " + slots + " engine slots of worker " + workerId + " are in use");
         }
@@ -108,8 +118,54 @@ public final class EngineHost implements AutoCloseable {
         return new Started(session, null);
     }
 
+    /**
+     * Parks {@code session} between games: its slot counts as free, and {@code end} (which must end the
+     * session soon, from any thread) is run when a new session needs the slot.
+     */
+    public synchronized void park(HostedSession session, Runnable end) {
+        if (sessions.contains(session)) {
+            parked.put(session, end);
+        }
+    }
+
+    /**
+     * Takes {@code session} out of the parked ones as its next game begins; false when it was not parked or
+     * has already been told to give its slot up (it ends, and must not begin the game).
+     */
+    public synchronized boolean unpark(HostedSession session) {
+        return parked.remove(session) != null;
+    }
+
+    /** Tells the session parked longest to end; false when none is parked. */
+    private boolean endLongestParked() {
+        Runnable end;
+        synchronized (this) {
+            var longest = parked.entrySet().iterator();
+            if (!longest.hasNext()) {
+                return false;
+            }
+            end = longest.next().getValue();
+            longest.remove();
+        }
+        end.run();
+        return true;
+    }
+
+    /** Waits for the slot of a session that was told to end (its engine is told to quit first). */
+    private boolean awaitSlot() {
+        try {
+            return free.tryAcquire(SLOT_GIVEN_UP_MILLIS, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
     /** Called once by a session as it closes. */
     void closed(HostedSession session) {
+        synchronized (this) {
+            parked.remove(session);
+        }
         if (sessions.remove(session)) {
             free.release();
             listener.sessionClosed(session.engineId());
@@ -132,8 +188,14 @@ public final class EngineHost implements AutoCloseable {
         return slots;
     }
 
-    public int freeSlots() {
-        return free.availablePermits();
+    /** Slots free now, counting those of parked sessions. */
+    public synchronized int freeSlots() {
+        return free.availablePermits() + parked.size();
+    }
+
+    /** Sessions parked between games. */
+    public synchronized int parkedSessions() {
+        return parked.size();
     }
 
     public int activeSessions() {

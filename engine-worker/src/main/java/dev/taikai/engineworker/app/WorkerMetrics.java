@@ -27,7 +27,10 @@ final class WorkerMetrics implements HostListener {
                 .description("Engine slots of this worker")
                 .register(registry);
         Gauge.builder("taikai.worker.slots.free", host, EngineHost::freeSlots)
-                .description("Engine slots free now")
+                .description("Engine slots a new session can have now (free, or held by a session idle between games)")
+                .register(registry);
+        Gauge.builder("taikai.worker.sessions.idle", host, EngineHost::parkedSessions)
+                .description("Engine sessions idle between games, whose slots go to new sessions that need them")
                 .register(registry);
     }
 

@@ -40,6 +40,8 @@ final class SessionStream implements StreamObserver<SessionRequest> {
     private volatile boolean ended;
     /** Between new_game and game_over; a draining worker ends sessions that are not. */
     private volatile boolean inGame;
+    /** After a game_over: the host may take the slot for a new session, and then this one ends. */
+    private boolean parked;
 
     private volatile Runnable stopWatchingDrain;
 
@@ -74,6 +76,16 @@ final class SessionStream implements StreamObserver<SessionRequest> {
         }
     }
 
+    /** A parked session whose slot a new session takes: ends, and the referee takes a new one next time. */
+    private void giveUpSlot() {
+        if (!ended) {
+            release();
+            finish(Status.UNAVAILABLE
+                    .withDescription("worker " + host.workerId() + " gave the slot of this idle session to a new one")
+                    .asRuntimeException());
+        }
+    }
+
     @Override
     public void onNext(SessionRequest request) {
         run(() -> handle(request));
@@ -104,6 +116,10 @@ final class SessionStream implements StreamObserver<SessionRequest> {
             switch (request.getCommandCase()) {
                 case START -> start(request.getRequestId(), request.getStart());
                 case NEW_GAME -> {
+                    if (parked && !host.unpark(started("new_game"))) {
+                        return; // its slot went to a new session just now: giveUpSlot ends this one next
+                    }
+                    parked = false;
                     inGame = true;
                     Optional<EngineFailure> failure = started("new_game").newGame();
                     if (failure.isPresent()) {
@@ -137,6 +153,9 @@ final class SessionStream implements StreamObserver<SessionRequest> {
                     inGame = false;
                     if (host.draining()) {
                         endIfIdle();
+                    } else {
+                        parked = true;
+                        host.park(session, () -> run(this::giveUpSlot));
                     }
                 }
                 default -> throw new IllegalArgumentException("request " + request.getRequestId() + " has no command");

@@ -213,6 +213,39 @@ class EngineWorkerServiceTest {
         assertEquals(Status.Code.UNAVAILABLE, refused.getCode(), refused.toString());
     }
 
+    @Test
+    void anIdleSessionGivesItsSlotToANewSessionWhileAPlayingOneKeepsIt() throws Exception {
+        Session idle = new Session();
+        Session playing = new Session();
+        assertTrue(idle.call(start("fake")).hasStarted());
+        assertTrue(playing.call(start("fake")).hasStarted());
+        assertTrue(playing.call(SessionRequest.newBuilder().setNewGame(NewGame.getDefaultInstance()))
+                .hasReady());
+        assertEquals(0, free(), "a session that has not played yet keeps its slot");
+        assertTrue(idle.call(SessionRequest.newBuilder().setNewGame(NewGame.getDefaultInstance()))
+                .hasReady());
+        assertTrue(idle.call(go(START, List.of())).hasBestMove());
+        assertTrue(idle.call(SessionRequest.newBuilder()
+                        .setGameOver(GameOver.newBuilder().setEnd(GameOver.End.END_DRAW)))
+                .hasAcknowledged());
+        assertEquals(1, free(), "a session between games counts as a free slot");
+
+        Session newcomer = new Session();
+        assertTrue(newcomer.call(start("fake")).hasStarted(), "the new session takes the idle one's slot");
+        Object ended = idle.events.poll(WITHIN.toSeconds(), TimeUnit.SECONDS);
+        Status status = Status.fromThrowable(assertInstanceOf(StatusRuntimeException.class, ended));
+        assertEquals(Status.Code.UNAVAILABLE, status.getCode());
+        assertTrue(
+                status.getDescription().contains("gave the slot of this idle session to a new one"), status.toString());
+        assertEquals(0, free());
+        Status refused = new Session().callFails(start("fake"));
+        assertEquals(Status.Code.RESOURCE_EXHAUSTED, refused.getCode(), "no session is idle now: " + refused);
+        assertTrue(playing.call(go(START, List.of())).hasBestMove(), "the game in play goes on");
+        playing.requests.onCompleted();
+        newcomer.requests.onCompleted();
+        awaitFree(2);
+    }
+
     /**
      * Streams of random requests, mutated from valid ones field by field: every request gets an answer or
      * the stream ends with a status (never INTERNAL or UNKNOWN), nothing hangs, and afterwards every slot

@@ -66,8 +66,8 @@ public class RefereeApplication {
     @ConfigProperty(name = "taikai.referee.session-idle-ms", defaultValue = "10000")
     long sessionIdleMillis;
 
-    @ConfigProperty(name = "taikai.referee.slot-wait-ms", defaultValue = "10000")
-    long slotWaitMillis;
+    @ConfigProperty(name = "taikai.referee.workers-unreachable-ms", defaultValue = "10000")
+    long workersUnreachableMillis;
 
     @ConfigProperty(name = "taikai.referee.drain-seconds", defaultValue = "30")
     int drainSeconds;
@@ -128,7 +128,7 @@ public class RefereeApplication {
                         .keepAliveTimeout(5, TimeUnit.SECONDS)
                         .keepAliveWithoutCalls(true)
                         .build());
-        sessions = new SessionPool(workerPool, sessionIdleMillis, slotWaitMillis);
+        sessions = new SessionPool(workerPool, sessionIdleMillis, workersUnreachableMillis);
         RemoteGames games = new RemoteGames(sessions, transportAllowanceMillis, refereeId);
         RefereeMetrics metrics = new RefereeMetrics(registry, live);
 

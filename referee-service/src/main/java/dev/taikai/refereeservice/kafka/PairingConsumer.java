@@ -42,7 +42,8 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  * at once; when that many are running or waiting the partitions are paused. An offset is committed only
  * when every pairing before it in its partition has finished and its record is in Kafka, so a crash or a
  * rebalance hands unfinished games to another referee, which plays them from the start under the same id.
- * A game of a stopped tournament is not started. A game whose worker is lost is played again here after
+ * A game of a cancelled or aborted tournament is not started (an SPRT that concluded has its handed-out games
+ * played out). A game whose worker is lost is played again here after
  * a pause, unless its partition has gone elsewhere.
  */
 public final class PairingConsumer implements Runnable, AutoCloseable {
@@ -176,7 +177,7 @@ public final class PairingConsumer implements Runnable, AutoCloseable {
         }
         while (taking && running.get() < capacity && !backlog.isEmpty()) {
             Work work = backlog.pollFirst();
-            if (statuses.stopped(work.pairing().tournamentId())) {
+            if (statuses.startsNoGame(work.pairing().tournamentId())) {
                 listener.skipped(work.pairing().gameId(), "its tournament has stopped");
                 markDone(work.partition(), work.offset());
                 continue;

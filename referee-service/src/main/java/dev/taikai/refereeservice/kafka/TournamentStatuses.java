@@ -85,13 +85,14 @@ public final class TournamentStatuses implements Runnable, AutoCloseable {
         return caughtUp;
     }
 
-    /** True when the tournament has stopped: finished, SPRT concluded, cancelled or aborted. */
-    public boolean stopped(String tournamentId) {
+    /**
+     * True when the tournament starts no further game: it was cancelled or aborted (or has finished, when
+     * nothing is left to start). An SPRT that concluded is not among them: the games it had handed out
+     * are played out and counted, so that its pentanomial counts whole pairs.
+     */
+    public boolean startsNoGame(String tournamentId) {
         Status status = statuses.get(tournamentId);
-        return status == Status.STATUS_CANCELLED
-                || status == Status.STATUS_ABORTED
-                || status == Status.STATUS_SPRT_CONCLUDED
-                || status == Status.STATUS_FINISHED;
+        return status == Status.STATUS_CANCELLED || status == Status.STATUS_ABORTED || status == Status.STATUS_FINISHED;
     }
 
     @Override

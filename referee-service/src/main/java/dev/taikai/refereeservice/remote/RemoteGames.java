@@ -11,8 +11,8 @@ import java.util.Optional;
 import java.util.logging.Logger;
 
 /**
- * Plays pairings against engine sessions on workers: both engines are borrowed from the session pool,
- * readied, the game is played by the {@link GameHost} with the transport allowance, and the sessions go
+ * Plays pairings against engine sessions on workers: both engines are borrowed together from the session
+ * pool (which waits while the workers are full), readied, the game is played by the {@link GameHost} with the transport allowance, and the sessions go
  * back to the pool. An engine that fails to start or to get ready loses the game as it would on one
  * machine. A worker lost before the game begins (it drains, or died, between the pool and the new game)
  * costs nothing: both engines are taken afresh, up to {@link #READY_ATTEMPTS} times. A worker lost during
@@ -34,51 +34,48 @@ public final class RemoteGames {
         this.refereeId = refereeId;
     }
 
+    /**
+     * What stands before the first move: a game already decided (an engine that did not start), an attempt
+     * to make again (a worker lost while the engines got ready), or two ready sessions and, when one of
+     * them failed to get ready, the record of that loss.
+     */
+    private record Readied(
+            dev.taikai.proto.common.v1.GameRecord decided,
+            WorkerLost retry,
+            RemoteSession sente,
+            RemoteSession gote,
+            Optional<GameRecord> lost) {}
+
     /** Plays {@code pairing} and returns its record as published. */
     public dev.taikai.proto.common.v1.GameRecord play(Pairing pairing, GameObserver observer) {
         long started = System.currentTimeMillis();
         var variant = pairing.game().variant();
         for (int attempt = 1; ; attempt++) {
-            RemoteSession.Opened sente = sessions.borrow(pairing.sente(), variant);
-            if (sente.failure() != null) {
-                return forfeit(pairing, Color.SENTE, sente.failure(), started, observer, "", "");
+            // the engines get ready while the pool is held: a session taken from the pool stays idle on its
+            // worker (which may give its slot away) until its new game begins
+            Readied readied = sessions.borrowBoth(
+                    pairing.gameId(),
+                    pairing.sente(),
+                    pairing.gote(),
+                    variant,
+                    both -> ready(pairing, both, started, observer));
+            if (readied.decided() != null) {
+                return readied.decided();
             }
-            RemoteSession.Opened gote;
-            try {
-                gote = sessions.borrow(pairing.gote(), variant);
-            } catch (RuntimeException e) {
-                sente.session().cancel("game abandoned");
-                throw e;
-            }
-            if (gote.failure() != null) {
-                sessions.giveBack(sente.session(), pairing.sente(), variant, true);
-                return forfeit(
-                        pairing,
-                        Color.GOTE,
-                        gote.failure(),
-                        started,
-                        observer,
-                        sente.session().workerId(),
-                        "");
-            }
-            RemoteSession senteSession = sente.session();
-            RemoteSession goteSession = gote.session();
-            Optional<GameRecord> lost;
-            try {
-                lost = GameHost.ready(pairing.game(), senteSession, goteSession, started, observer);
-            } catch (RuntimeException e) {
-                abandon(senteSession, goteSession);
-                if (!(e instanceof WorkerLost) || attempt >= READY_ATTEMPTS) {
-                    throw e;
+            if (readied.retry() != null) {
+                if (attempt >= READY_ATTEMPTS) {
+                    throw readied.retry();
                 }
-                LOG.info("game " + pairing.gameId() + ": " + e.getMessage() + " before the game began; taking new"
-                        + " sessions (attempt " + (attempt + 1) + " of " + READY_ATTEMPTS + ")");
+                LOG.info("game " + pairing.gameId() + ": " + readied.retry().getMessage() + " before the game began;"
+                        + " taking new sessions (attempt " + (attempt + 1) + " of " + READY_ATTEMPTS + ")");
                 continue;
             }
+            RemoteSession senteSession = readied.sente();
+            RemoteSession goteSession = readied.gote();
             GameRecord record;
             try {
-                record = lost.isPresent()
-                        ? lost.get()
+                record = readied.lost().isPresent()
+                        ? readied.lost().get()
                         : GameHost.playReady(
                                 pairing.game(), senteSession, goteSession, transportAllowanceNanos, observer);
             } catch (RuntimeException e) {
@@ -88,6 +85,44 @@ public final class RemoteGames {
             sessions.giveBack(senteSession, pairing.sente(), variant, true);
             sessions.giveBack(goteSession, pairing.gote(), variant, true);
             return GameMessages.toProto(pairing, record, refereeId, senteSession.workerId(), goteSession.workerId());
+        }
+    }
+
+    /** Readies both sessions of {@code pairing}, or decides the game when an engine did not start. */
+    private Readied ready(Pairing pairing, SessionPool.Both both, long started, GameObserver observer) {
+        var variant = pairing.game().variant();
+        RemoteSession.Opened sente = both.sente();
+        if (sente.failure() != null) {
+            return new Readied(
+                    forfeit(pairing, Color.SENTE, sente.failure(), started, observer, "", ""), null, null, null, null);
+        }
+        RemoteSession.Opened gote = both.gote();
+        if (gote.failure() != null) {
+            sessions.giveBack(sente.session(), pairing.sente(), variant, true);
+            return new Readied(
+                    forfeit(
+                            pairing,
+                            Color.GOTE,
+                            gote.failure(),
+                            started,
+                            observer,
+                            sente.session().workerId(),
+                            ""),
+                    null,
+                    null,
+                    null,
+                    null);
+        }
+        try {
+            Optional<GameRecord> lost =
+                    GameHost.ready(pairing.game(), sente.session(), gote.session(), started, observer);
+            return new Readied(null, null, sente.session(), gote.session(), lost);
+        } catch (WorkerLost e) {
+            abandon(sente.session(), gote.session());
+            return new Readied(null, e, null, null, null);
+        } catch (RuntimeException e) {
+            abandon(sente.session(), gote.session());
+            throw e;
         }
     }
 

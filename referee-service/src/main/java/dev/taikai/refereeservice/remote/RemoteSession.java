@@ -57,6 +57,8 @@ public final class RemoteSession implements EngineSession {
     private volatile boolean closed;
     /** The worker ended the stream (it failed, or its worker drains or died). */
     private volatile boolean ended;
+    /** A game_over was acknowledged: the worker parks the session between games. */
+    private volatile boolean playedBefore;
 
     private RemoteSession(String workerId, String engineId) {
         this.workerId = workerId;
@@ -155,6 +157,8 @@ public final class RemoteSession implements EngineSession {
                 READY_MILLIS);
         if (answer.getAcknowledged().getSessionEnds()) {
             ended = true; // the worker drains: this session will not play another game
+        } else if (answer.hasAcknowledged()) {
+            playedBefore = true;
         }
         return answer.hasFailure() ? Optional.of(failure) : Optional.empty();
     }
@@ -162,6 +166,14 @@ public final class RemoteSession implements EngineSession {
     @Override
     public Optional<EngineFailure> failure() {
         return Optional.ofNullable(failure);
+    }
+
+    /**
+     * True once a game of this session has ended: its worker then counts its slot as free while it waits
+     * for the next game, and may end it to give the slot to a new session.
+     */
+    public boolean playedBefore() {
+        return playedBefore;
     }
 
     /** True while the session can play another game: open on both sides, its engine healthy. */

@@ -9,70 +9,176 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.logging.Logger;
 
 /**
  * Remote sessions kept between games, so that fast games do not pay for an engine start each: a session
  * whose game ended without a failure waits here for the next game of the same engine, options and
- * variant. Idle sessions are closed after {@code idleMillis}, and at once when a worker needs their slot.
+ * variant. Idle sessions are closed after {@code idleMillis}; their workers count their slots as free and
+ * end them sooner when a new session needs the slot.
+ *
+ * <p>A game takes both its sessions with {@link #borrowBoth}, which cannot starve: the games of this
+ * referee gather their sessions one at a time, and a game that has its first engine but finds no slot for
+ * the second gives the first back before it waits, so that two games (of this referee or of two) never
+ * hold one slot each while each waits for the other's. A game waits as long as the workers are full,
+ * without giving up; the log says that it waits, and warns when the workers have fewer than two slots in
+ * all, which no game can be played with.
  */
 public final class SessionPool implements AutoCloseable {
+    private static final Logger LOG = Logger.getLogger(SessionPool.class.getName());
+    /** How often a game that waits for slots says so again. */
+    private static final long WAIT_REPORT_NANOS = 30_000_000_000L;
+
     private record Idle(RemoteSession session, long since) {}
+
+    /** Both sessions of one game; {@code gote} is null when sente's engine failed to start. */
+    public record Both(RemoteSession.Opened sente, RemoteSession.Opened gote) {}
 
     private final WorkerPool workers;
     private final long idleNanos;
-    private final long waitNanos;
+    private final long unreachableNanos;
     private final Map<String, Deque<Idle>> idle = new HashMap<>();
+    /** Held while one game gathers its two sessions. */
+    private final ReentrantLock gathering = new ReentrantLock(true);
+
+    private volatile boolean closed;
+    private volatile boolean warnedTooFewSlots;
 
     /**
      * @param idleMillis how long a session may wait for its next game
-     * @param waitMillis how long to wait for a free slot when every worker is full
+     * @param unreachableMillis how long to try when no worker can be reached at all (full workers are
+     *     waited for without a limit)
      */
-    public SessionPool(WorkerPool workers, long idleMillis, long waitMillis) {
+    public SessionPool(WorkerPool workers, long idleMillis, long unreachableMillis) {
         this.workers = workers;
         this.idleNanos = idleMillis * 1_000_000;
-        this.waitNanos = waitMillis * 1_000_000;
+        this.unreachableNanos = unreachableMillis * 1_000_000;
+    }
+
+    /** What a game does with both its sessions while the pool is still held for it. */
+    @FunctionalInterface
+    public interface WithBoth<R> {
+        R then(Both both);
     }
 
     /**
-     * A session for {@code engine}: an idle one, or a new one (closing idle sessions of other engines when
-     * the workers are full, and waiting for a slot up to the wait time).
+     * Takes both sessions of game {@code gameId}, idle ones where there are, waiting while the workers are
+     * full, and runs {@code then} with them before another game of this referee may take sessions: a game
+     * readies its engines there, so that a session it took from the pool (idle, on its worker, until its
+     * new game begins) is not given away to this referee's next game.
      *
-     * @throws WorkerLost when no worker can start it within the wait time
+     * @throws WorkerLost when no worker can be reached for the unreachable time, or this pool closes
      */
-    public RemoteSession.Opened borrow(Pairing.Engine engine, Variant variant) {
+    public <R> R borrowBoth(
+            String gameId, Pairing.Engine sente, Pairing.Engine gote, Variant variant, WithBoth<R> then) {
+        try {
+            gathering.lockInterruptibly();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new WorkerLost("interrupted while game " + gameId + " waited for engine slots");
+        }
+        try {
+            Waiting waiting = new Waiting(gameId);
+            while (true) {
+                RemoteSession.Opened first = borrow(sente, variant, waiting, true);
+                if (first.failure() != null) {
+                    return then.then(new Both(first, null));
+                }
+                RemoteSession.Opened second = borrow(gote, variant, waiting, false);
+                if (second != null) {
+                    return then.then(new Both(first, second));
+                }
+                // a new session was never parked on its worker, so it could not give its slot up: close it
+                giveBack(first.session(), sente, variant, first.session().playedBefore());
+                waiting.pause();
+            }
+        } finally {
+            gathering.unlock();
+        }
+    }
+
+    /**
+     * A session for {@code engine}: an idle one, or a new one. When the workers are full it waits for a
+     * slot if {@code waitWhenFull}, and returns null otherwise.
+     */
+    private RemoteSession.Opened borrow(Pairing.Engine engine, Variant variant, Waiting waiting, boolean waitWhenFull) {
         String key = key(engine, variant);
         synchronized (this) {
-            Deque<Idle> waiting = idle.get(key);
-            while (waiting != null && !waiting.isEmpty()) {
-                RemoteSession session = waiting.pollLast().session();
+            Deque<Idle> parked = idle.get(key);
+            while (parked != null && !parked.isEmpty()) {
+                RemoteSession session = parked.pollLast().session();
                 if (session.usable()) {
                     return new RemoteSession.Opened(session, null);
                 }
                 session.close();
             }
         }
-        long deadline = System.nanoTime() + waitNanos;
+        long unreachableSince = System.nanoTime();
         while (true) {
+            if (closed) {
+                throw new WorkerLost("the referee is shutting down");
+            }
             try {
                 return workers.open(engine, variant);
-            } catch (WorkerLost full) {
-                boolean freed = closeAllIdle() > 0;
-                if (System.nanoTime() > deadline) {
-                    throw full;
+            } catch (WorkerPool.Full full) {
+                waiting.full(full);
+                if (!waitWhenFull) {
+                    return null;
                 }
-                try {
-                    Thread.sleep(freed ? 20 : 100); // slots free as engines quit and games end
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    throw full;
+                unreachableSince = System.nanoTime();
+            } catch (WorkerLost lost) {
+                if (System.nanoTime() - unreachableSince > unreachableNanos) {
+                    throw lost;
                 }
+            }
+            waiting.pause();
+        }
+    }
+
+    /** What one game's wait for slots has said, and its pauses. */
+    private final class Waiting {
+        private final String gameId;
+        private final long since = System.nanoTime();
+        private long reportedAt;
+
+        Waiting(String gameId) {
+            this.gameId = gameId;
+        }
+
+        void full(WorkerPool.Full full) {
+            if (full.slots() < 2) {
+                if (!warnedTooFewSlots) {
+                    warnedTooFewSlots = true;
+                    LOG.warning("the engine workers have " + full.slots() + " engine slot(s) in all and a game needs"
+                            + " two: no game can start until more workers (or slots) are added");
+                }
+            } else {
+                warnedTooFewSlots = false;
+            }
+            long now = System.nanoTime();
+            if (reportedAt == 0 || now - reportedAt > WAIT_REPORT_NANOS) {
+                LOG.info("game " + gameId + " waits for two free engine slots (waiting " + (now - since) / 1_000_000_000
+                        + " s): " + full.getMessage());
+                reportedAt = now;
+            }
+        }
+
+        /** A short pause, randomised so that referees that collided do not collide again. */
+        void pause() {
+            try {
+                Thread.sleep(50 + ThreadLocalRandom.current().nextLong(200));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new WorkerLost("interrupted while game " + gameId + " waited for engine slots");
             }
         }
     }
 
     /** Gives a session back after a game: kept when it is healthy and {@code reuse}, closed otherwise. */
     public void giveBack(RemoteSession session, Pairing.Engine engine, Variant variant, boolean reuse) {
-        if (!reuse || !session.usable() || idleNanos <= 0) {
+        if (!reuse || !session.usable() || idleNanos <= 0 || closed) {
             session.close();
             return;
         }
@@ -89,7 +195,7 @@ public final class SessionPool implements AutoCloseable {
         synchronized (this) {
             for (Deque<Idle> waiting : idle.values()) {
                 waiting.removeIf(i -> {
-                    boolean old = now - i.since() > idleNanos;
+                    boolean old = now - i.since() > idleNanos || !i.session().usable();
                     if (old) {
                         stale.add(i.session());
                     }
@@ -119,8 +225,10 @@ public final class SessionPool implements AutoCloseable {
         return engine.engineId() + "|" + variant.name() + "|" + new TreeMap<>(engine.options());
     }
 
+    /** Closes the idle sessions; games waiting for slots give up. */
     @Override
     public void close() {
+        closed = true;
         closeAllIdle();
     }
 }

@@ -6,6 +6,7 @@ import dev.taikai.proto.worker.v1.GetCapacityRequest;
 import dev.taikai.referee.game.Pairing;
 import dev.taikai.rules.Variant;
 import io.grpc.ManagedChannel;
+import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
@@ -52,41 +53,81 @@ public final class WorkerPool implements AutoCloseable {
     }
 
     /**
+     * Every worker that answers has all its slots in use: a new session can start once a game ends.
+     * {@code slots} counts the slots of the workers that answered, so that a caller can tell a busy cluster
+     * from one that can never host a game.
+     */
+    public static final class Full extends RuntimeException {
+        private final int slots;
+
+        Full(String message, int slots) {
+            super(message);
+            this.slots = slots;
+        }
+
+        /** The engine slots of all workers that answered. */
+        public int slots() {
+            return slots;
+        }
+    }
+
+    /**
      * Opens a session for {@code engine} on the worker with the most free slots, trying the others when it
      * refuses.
      *
-     * @throws WorkerLost when no worker can be reached or every one refuses
+     * @throws Full when every worker that answers has no free slot (or refused for lack of one)
+     * @throws WorkerLost when no worker can be reached, or every one refuses for another reason
      */
     public RemoteSession.Opened open(Pairing.Engine engine, Variant variant) {
-        List<Map.Entry<String, Integer>> ranked = new ArrayList<>();
+        List<Map.Entry<String, Capacity>> ranked = new ArrayList<>();
         for (Map.Entry<String, ManagedChannel> endpoint : endpoints().entrySet()) {
-            ranked.add(Map.entry(endpoint.getKey(), freeSlots(endpoint.getValue())));
+            ranked.add(Map.entry(endpoint.getKey(), capacity(endpoint.getValue())));
         }
-        ranked.sort(Comparator.comparing((Map.Entry<String, Integer> e) -> -e.getValue()));
+        ranked.sort(Comparator.comparing(
+                (Map.Entry<String, Capacity> e) -> -e.getValue().getFree()));
         List<String> refusals = new ArrayList<>();
-        for (Map.Entry<String, Integer> candidate : ranked) {
-            if (candidate.getValue() <= 0) {
-                refusals.add(candidate.getKey() + ": " + (candidate.getValue() < 0 ? "unreachable" : "no free slot"));
+        int slots = 0;
+        boolean full = false;
+        for (Map.Entry<String, Capacity> candidate : ranked) {
+            Capacity capacity = candidate.getValue();
+            if (capacity == UNREACHABLE) {
+                refusals.add(candidate.getKey() + ": unreachable");
+                continue;
+            }
+            slots += capacity.getSlots();
+            if (capacity.getFree() <= 0) {
+                full |= !capacity.getDraining();
+                refusals.add(candidate.getKey() + ": "
+                        + (capacity.getDraining() ? "shutting down" : "all " + capacity.getSlots() + " slots in use"));
                 continue;
             }
             try {
                 return RemoteSession.open(channelFor(candidate.getKey()), candidate.getKey(), engine, variant);
             } catch (WorkerLost e) {
+                full |= e.getCause() != null
+                        && Status.fromThrowable(e.getCause()).getCode() == Status.Code.RESOURCE_EXHAUSTED;
                 refusals.add(candidate.getKey() + ": " + e.getMessage());
             }
         }
-        throw new WorkerLost("no worker could start " + engine.engineId() + " (" + String.join("; ", refusals) + ")");
+        String why = "no worker could start " + engine.engineId() + " (" + String.join("; ", refusals) + ")";
+        if (full) {
+            throw new Full(why, slots);
+        }
+        throw new WorkerLost(why);
     }
 
-    /** Free slots of a worker, or −1 when it cannot be reached. */
-    private static int freeSlots(ManagedChannel channel) {
+    private static final Capacity UNREACHABLE =
+            Capacity.newBuilder().setFree(-1).build();
+
+    /** A worker's capacity, or {@link #UNREACHABLE}. */
+    private static Capacity capacity(ManagedChannel channel) {
         try {
             Capacity capacity = EngineWorkerGrpc.newBlockingStub(channel)
                     .withDeadlineAfter(CAPACITY_DEADLINE_MILLIS, TimeUnit.MILLISECONDS)
                     .getCapacity(GetCapacityRequest.getDefaultInstance());
-            return capacity.getDraining() ? 0 : capacity.getFree();
+            return capacity.getDraining() ? capacity.toBuilder().setFree(0).build() : capacity;
         } catch (StatusRuntimeException e) {
-            return -1;
+            return UNREACHABLE;
         }
     }
 

@@ -94,6 +94,20 @@ class PairingConsumerTest {
         return props;
     }
 
+    /** A tournament's state as the scheduler publishes it, with only its status. */
+    private static ProducerRecord<String, byte[]> status(String tournamentId, Status status) {
+        return new ProducerRecord<>(
+                Topics.TOURNAMENTS,
+                tournamentId,
+                TournamentEvent.newBuilder()
+                        .setSchemaVersion(1)
+                        .setState(TournamentState.newBuilder()
+                                .setTournamentId(tournamentId)
+                                .setStatus(status))
+                        .build()
+                        .toByteArray());
+    }
+
     private static Pairing pairing(String tournament, int game) {
         GameAssignment assignment = new GameAssignment(
                 "r1-p1-g" + game,
@@ -118,20 +132,16 @@ class PairingConsumerTest {
     }
 
     @Test
-    void everyPairingIsPlayedOnceAndStoppedTournamentsAreSkipped() throws Exception {
+    void everyPairingIsPlayedOnceAndCancelledTournamentsAreSkipped() throws Exception {
         try (KafkaProducer<String, byte[]> producer =
                 new KafkaProducer<>(kafka(), new StringSerializer(), new ByteArraySerializer())) {
-            producer.send(new ProducerRecord<>(
-                            Topics.TOURNAMENTS,
-                            "stopped",
-                            TournamentEvent.newBuilder()
-                                    .setSchemaVersion(1)
-                                    .setState(TournamentState.newBuilder()
-                                            .setTournamentId("stopped")
-                                            .setStatus(Status.STATUS_CANCELLED))
-                                    .build()
-                                    .toByteArray()))
-                    .get();
+            producer.send(status("stopped", Status.STATUS_CANCELLED)).get();
+            producer.send(status("sprt", Status.STATUS_SPRT_CONCLUDED)).get();
+            for (int game = 1; game <= 2; game++) {
+                Pairing p = pairing("sprt", game);
+                producer.send(new ProducerRecord<>(Topics.PAIRINGS, p.gameId(), event(p)))
+                        .get();
+            }
             for (int game = 1; game <= 6; game++) {
                 Pairing p = pairing("live", game);
                 producer.send(new ProducerRecord<>(Topics.PAIRINGS, p.gameId(), event(p)))
@@ -208,7 +218,10 @@ class PairingConsumerTest {
         for (int game = 1; game <= 6; game++) {
             live.add(pairing("live", game).gameId());
         }
-        assertEquals(live, counts.keySet(), "every live pairing played, no stopped one: " + counts);
+        for (int game = 1; game <= 2; game++) {
+            live.add(pairing("sprt", game).gameId()); // handed out before its SPRT concluded: played out
+        }
+        assertEquals(live, counts.keySet(), "every live pairing played, and an SPRT's, no cancelled one: " + counts);
         assertTrue(counts.values().stream().allMatch(n -> n == 1), "each game once: " + counts);
 
         List<ConsumerRecord<String, byte[]>> letters = readToEnd(Topics.DEAD_LETTERS);

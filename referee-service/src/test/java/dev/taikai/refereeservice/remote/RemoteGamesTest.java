@@ -102,12 +102,40 @@ class RemoteGamesTest {
         assertEquals(record.getMovesCount(), read.record().plies(), "the record reads back");
 
         assertEquals(2, sessions.idleCount(), "both sessions wait for the next game");
-        assertEquals(2, worker.host.freeSlots());
+        assertEquals(2, worker.host.parkedSessions(), "the worker counts their slots as free");
         GameRecord again = games.play(pairing("fake", "fake", TimeControl.byoyomi(0, 500)), GameObserver.NONE);
         assertFalse(again.getMovesList().isEmpty());
-        assertEquals(2, worker.host.freeSlots(), "the second game reused the engines");
+        assertEquals(2, worker.host.activeSessions(), "the second game reused the engines");
         sessions.closeAllIdle();
-        awaitFree(4);
+        awaitNoEngine();
+    }
+
+    /**
+     * Two referees of two games at once each, on one worker of two slots: each game waits for both its
+     * slots (idle sessions of the other referee give theirs up) and none is abandoned. Before the pool
+     * gathered both sessions of a game together, two games took one slot each and waited for the other
+     * until both were abandoned.
+     */
+    @Test
+    void gamesThatNeedMoreSlotsThanTheWorkerHasWaitForThemAndAreNeverAbandoned() throws Exception {
+        try (InProcessWorker small = new InProcessWorker("w2", 2);
+                WorkerPool smallWorkers = small.pool();
+                SessionPool one = new SessionPool(smallWorkers, 60_000, 1_000);
+                SessionPool two = new SessionPool(smallWorkers, 60_000, 1_000)) {
+            List<CompletableFuture<GameRecord>> played = new java.util.ArrayList<>();
+            for (SessionPool referee : List.of(one, two)) {
+                RemoteGames games = new RemoteGames(referee, 25, "ref");
+                for (int game = 0; game < 2; game++) {
+                    played.add(CompletableFuture.supplyAsync(
+                            () -> games.play(pairing("fake", "fake", TimeControl.byoyomi(0, 100)), GameObserver.NONE)));
+                }
+            }
+            for (CompletableFuture<GameRecord> game : played) {
+                GameRecord record = game.get(WITHIN.toSeconds(), TimeUnit.SECONDS);
+                assertFalse(record.getMovesList().isEmpty(), "a game was played");
+            }
+            assertTrue(small.host.activeSessions() <= 2);
+        }
     }
 
     @Test
@@ -118,7 +146,7 @@ class RemoteGamesTest {
         assertEquals(dev.taikai.proto.common.v1.Result.RESULT_SENTE_WINS, record.getResult());
         assertTrue(record.getDetail().startsWith("gote (bob)"), record.getDetail());
         sessions.closeAllIdle();
-        awaitFree(4);
+        awaitNoEngine();
     }
 
     @Test
@@ -149,7 +177,7 @@ class RemoteGamesTest {
         var failure = assertThrows(
                 java.util.concurrent.ExecutionException.class, () -> game.get(WITHIN.toSeconds(), TimeUnit.SECONDS));
         assertTrue(failure.getCause() instanceof WorkerLost, failure.getCause().toString());
-        awaitFree(4);
+        awaitNoEngine();
     }
 
     @Test
@@ -167,11 +195,13 @@ class RemoteGamesTest {
             assertFalse(record.getMovesList().isEmpty(), "the game was played");
             assertEquals("w2", record.getSenteWorker());
             assertEquals("w2", record.getGoteWorker());
-            awaitFree(4);
+            awaitNoEngine();
         }
     }
 
-    private void awaitFree(int slots) {
-        Await.until(WITHIN, slots + " free slots", () -> worker.host.freeSlots() == slots, worker.host::freeSlots);
+    /** Every engine of the test's worker has quit and given its slot back. */
+    private void awaitNoEngine() {
+        Await.until(
+                WITHIN, "no engine session left", () -> worker.host.activeSessions() == 0, worker.host::activeSessions);
     }
 }

@@ -123,12 +123,7 @@ public final class TournamentRegistry {
 
         /** A published change as the run takes it. */
         dev.taikai.tournament.run.LeagueChange plain(LeagueChange change) {
-            return new dev.taikai.tournament.run.LeagueChange(
-                    change.getEntrant().getName(),
-                    change.getLeave()
-                            ? null
-                            : TournamentMessages.entrant("entrant", change.getEntrant(), commonTimeControl),
-                    change.getBeforeRound());
+            return TournamentMessages.leagueChange(change, commonTimeControl);
         }
     }
 
@@ -138,16 +133,6 @@ public final class TournamentRegistry {
             case SPRT_CONCLUDED -> Status.STATUS_SPRT_CONCLUDED;
             case CANCELLED -> Status.STATUS_CANCELLED;
             case ABORTED -> Status.STATUS_ABORTED;
-        };
-    }
-
-    private static Stop stop(Status status, String detail) {
-        return switch (status) {
-            case STATUS_FINISHED -> new Stop(Stop.Kind.FINISHED, detail);
-            case STATUS_SPRT_CONCLUDED -> new Stop(Stop.Kind.SPRT_CONCLUDED, detail);
-            case STATUS_CANCELLED -> new Stop(Stop.Kind.CANCELLED, detail);
-            case STATUS_ABORTED -> new Stop(Stop.Kind.ABORTED, detail);
-            default -> null;
         };
     }
 
@@ -183,7 +168,7 @@ public final class TournamentRegistry {
             t = new Tournament(state.getTournamentId(), state.getSpec(), spec, state.getCreatedUnixMs());
             tournaments.put(t.id, t);
         }
-        t.run.restoreStop(stop(state.getStatus(), state.getStatusDetail()));
+        t.run.restoreStop(TournamentMessages.stop(state.getStatus(), state.getStatusDetail()));
         t.run.handedOutUpTo(state.getPublishedGames());
         t.updated = state.getUpdatedUnixMs();
         if (t.league()) {
@@ -283,7 +268,7 @@ public final class TournamentRegistry {
         for (Watcher watcher : t.watchers) {
             watcher.progressed(state, message);
         }
-        if (!t.running()) {
+        if (t.run.settled()) {
             stopWatchers(t);
         }
         return Counted.COUNTED;
@@ -362,7 +347,7 @@ public final class TournamentRegistry {
         }
         TournamentState state = t.state();
         watcher.progressed(state, null);
-        if (t.running()) {
+        if (!t.run.settled()) {
             t.watchers.add(watcher);
         } else {
             watcher.stopped(state);
@@ -385,10 +370,10 @@ public final class TournamentRegistry {
         return tournaments.values().stream().map(Tournament::state).toList();
     }
 
-    /** Ids of the tournaments still handing out games. */
+    /** Ids of the tournaments still handing out games (or, after an SPRT verdict, playing out those handed out). */
     public synchronized List<String> running() {
         return tournaments.values().stream()
-                .filter(Tournament::running)
+                .filter(t -> !t.run.settled())
                 .map(t -> t.id)
                 .toList();
     }
@@ -460,7 +445,7 @@ public final class TournamentRegistry {
         };
         synchronized (this) {
             Tournament t = tournaments.get(id);
-            if (t == null || t.records.size() > count || !t.running()) {
+            if (t == null || t.records.size() > count || t.run.settled()) {
                 changed.complete(null);
                 return changed;
             }

@@ -14,6 +14,8 @@ import dev.taikai.tournament.Format;
 import dev.taikai.tournament.OpeningSuite;
 import dev.taikai.tournament.TournamentSpec;
 import dev.taikai.tournament.league.League;
+import dev.taikai.tournament.run.LeagueChange;
+import dev.taikai.tournament.run.Stop;
 import dev.taikai.tournament.stats.Sprt;
 import java.util.ArrayList;
 import java.util.List;
@@ -165,6 +167,25 @@ public final class TournamentMessages {
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(field + ": " + e.getMessage());
         }
+    }
+
+    /** The stop a published status stands for; null for a run that is still running. */
+    public static Stop stop(dev.taikai.proto.tournament.v1.Status status, String detail) {
+        return switch (status) {
+            case STATUS_FINISHED -> new Stop(Stop.Kind.FINISHED, detail);
+            case STATUS_SPRT_CONCLUDED -> new Stop(Stop.Kind.SPRT_CONCLUDED, detail);
+            case STATUS_CANCELLED -> new Stop(Stop.Kind.CANCELLED, detail);
+            case STATUS_ABORTED -> new Stop(Stop.Kind.ABORTED, detail);
+            default -> null;
+        };
+    }
+
+    /** A published join or leave of a league, as the run takes it. */
+    public static LeagueChange leagueChange(dev.taikai.proto.tournament.v1.LeagueChange change, TimeControl common) {
+        return new LeagueChange(
+                change.getEntrant().getName(),
+                change.getLeave() ? null : entrant("entrant", change.getEntrant(), common),
+                change.getBeforeRound());
     }
 
     /** The common time control of a spec message, or null when it has none. */

@@ -114,6 +114,15 @@ public final class TournamentRun {
     }
 
     /**
+     * True once no further record is awaited: the run has stopped and, after an SPRT verdict, every game it
+     * had handed out is counted (those are played out). After a cancel or an abort the games in play may
+     * still come and count, but games not yet begun never will, so nothing is waited for.
+     */
+    public boolean settled() {
+        return stop != null && (stop.kind() != Stop.Kind.SPRT_CONCLUDED || inPlay() == 0);
+    }
+
+    /**
      * At most {@code max} games to start now, in pairing order, keeping at most the concurrency in play;
      * games counted already are passed over. Empty when the run has stopped, when the concurrency is used
      * up, or when the next round waits for games in play.

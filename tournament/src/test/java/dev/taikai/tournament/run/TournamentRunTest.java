@@ -87,9 +87,11 @@ class TournamentRunTest {
                     run.stop().orElseThrow().detail().contains("H1 accepted"),
                     run.stop().toString());
             while (!inPlay.isEmpty()) {
+                assertFalse(run.settled(), "the games handed out are awaited");
                 assertEquals(Counted.COUNTED, run.count(Runs.win(inPlay.remove(0), "e0")), "in play: counted");
                 inPlay.addAll(run.handOut());
             }
+            assertTrue(run.settled(), "every game handed out is counted");
             int games = run.standings().gamesPlayed();
             assertEquals(0, games % 2, "whole pairs only: " + games);
             assertEquals(games / 2, run.standings().pentanomial("e0", "e1").pairs());
@@ -107,7 +109,9 @@ class TournamentRunTest {
     void aCancelledRunHandsOutNothingAndKeepsCountingItsGamesInPlay() {
         TournamentRun run = new TournamentRun(Runs.spec(Format.ROUND_ROBIN, 3, 1, 2, 2, null));
         List<GameAssignment> inPlay = run.handOut();
+        assertFalse(run.settled());
         run.cancel("enough");
+        assertTrue(run.settled(), "a cancelled run awaits nothing: games not begun never come");
         assertEquals(
                 new Stop(Stop.Kind.CANCELLED, "cancelled: enough"), run.stop().orElseThrow());
         assertEquals(List.of(), run.handOut());

@@ -1,0 +1,111 @@
+package dev.taikai.cli.run;
+
+import dev.taikai.enginehost.config.ConfigException;
+import dev.taikai.referee.game.GameRecord;
+import dev.taikai.tournament.run.Counted;
+import dev.taikai.tournament.run.TournamentRun;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * The records folder of {@code taikai run} (results.json, games/*.kif, taikai.log, the journal) written
+ * in one go for a tournament the cluster played: its records are counted again by the same tournament
+ * core, so that the folder and the report are those of a local run of the same games. The folder
+ * remembers the cluster's tournament id ({@code cluster.txt}): it is written again for that tournament,
+ * and refused to any other run.
+ */
+public final class RecordsFolder {
+    private static final String TOURNAMENT_ID = "cluster.txt";
+
+    private RecordsFolder() {}
+
+    /**
+     * Refuses an output folder that holds the games of another run (one on this machine, or another cluster
+     * tournament than {@code tournamentId}, which is null before the tournament is created).
+     */
+    public static void checkFree(RunPlan plan, String tournamentId) throws ConfigException, IOException {
+        Path dir = plan.output();
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new ConfigException(
+                    "output " + dir + " is a file; the records need a folder (the file's 'output:' or --out DIR)");
+        }
+        Path journal = dir.resolve("games.jsonl");
+        if (!Files.exists(journal) || Files.size(journal) == 0) {
+            return;
+        }
+        Optional<String> owner = owner(dir);
+        if (tournamentId == null || owner.isEmpty() || !owner.get().equals(tournamentId)) {
+            throw new ConfigException("output " + dir + " already holds the games of "
+                    + owner.map(id -> "cluster tournament " + id).orElse("a run on this machine")
+                    + "; choose another folder (--out DIR, or the file's 'output:') or remove it");
+        }
+    }
+
+    private static Optional<String> owner(Path dir) throws IOException {
+        Path file = dir.resolve(TOURNAMENT_ID);
+        return Files.exists(file)
+                ? Optional.of(Files.readString(file, StandardCharsets.UTF_8).trim())
+                : Optional.empty();
+    }
+
+    /**
+     * Writes the folder of cluster tournament {@code tournamentId} from {@code run} (restored to the
+     * tournament's published stop and league changes, nothing counted yet) and every record the cluster
+     * counted, in its order, and prints the report as {@code taikai run} does.
+     *
+     * @return a line for each record the local count did not take (none when the cores agree)
+     */
+    public static List<String> write(
+            RunPlan plan, TournamentRun run, String tournamentId, List<GameRecord> records, PrintWriter out)
+            throws IOException, ConfigException {
+        checkFree(plan, tournamentId);
+        clear(plan.output());
+        List<String> warnings = new ArrayList<>();
+        try (RunRecords folder = RunRecords.open(plan, run)) {
+            Files.writeString(plan.output().resolve(TOURNAMENT_ID), tournamentId + "\n", StandardCharsets.UTF_8);
+            for (GameRecord record : records) {
+                String[] why = {""};
+                Counted counted = run.count(record, reason -> why[0] = reason);
+                if (counted == Counted.COUNTED) {
+                    folder.write(record, run.standings());
+                } else {
+                    warnings.add("game " + record.id() + " was not counted here ("
+                            + counted.name().toLowerCase(Locale.ROOT) + (why[0].isEmpty() ? "" : ": " + why[0])
+                            + ")");
+                }
+            }
+            folder.finish(run.standings());
+            Report.print(out, plan.spec(), run.standings());
+            run.league().ifPresent(league -> LeagueReport.print(out, league, run.dropped()));
+            if (!run.summary().isEmpty()) {
+                out.println();
+                run.summary().forEach(out::println);
+            }
+            out.printf("%nRecords: %s (results.json, games/*.kif, taikai.log)%n", folder.directory());
+        }
+        return warnings;
+    }
+
+    /** Removes what an earlier write of the same tournament left. */
+    private static void clear(Path dir) throws IOException {
+        for (String name : List.of("games.jsonl", "results.json", "taikai.log", "tournament.txt")) {
+            Files.deleteIfExists(dir.resolve(name));
+        }
+        Path games = dir.resolve("games");
+        if (Files.isDirectory(games)) {
+            try (Stream<Path> kifs = Files.list(games)) {
+                for (Path kif : kifs.toList()) {
+                    Files.deleteIfExists(kif);
+                }
+            }
+        }
+    }
+}
