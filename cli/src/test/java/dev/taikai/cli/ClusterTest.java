@@ -682,6 +682,69 @@ class ClusterTest {
     }
 
     /**
+     * A 4-engine league of three rounds: whatever round 1 pairs, round 2 links the two halves, so that from
+     * then on every engine is compared with every other (through the games played), and every rating the
+     * standings serve, now and in each round's history, is a finite number with a finite error (the JSON
+     * holds no "Infinity" or "NaN" where a number belongs).
+     */
+    @Test
+    void aLeagueStaysConnectedAndServesFiniteRatingsInEveryRound() throws Exception {
+        Path file = dir.resolve("connected.yaml");
+        Files.writeString(
+                file,
+                String.join(
+                        "\n",
+                        "name: connected league",
+                        "variant: minishogi",
+                        "catalog: fakes.yaml",
+                        "format: league",
+                        "rounds: 3",
+                        "games: 2",
+                        "seed: 7",
+                        "time-control: byoyomi 0.5",
+                        "adjudication: {move-limit: 30}",
+                        "engines: [fake-a, fake-b, fake-c, fake-d]",
+                        ""));
+        ClusterProbe.Output submitted = ClusterProbe.submit(cluster, file);
+        assertEquals(0, submitted.code(), submitted.err());
+        String id = submitted.tournamentId();
+        java.util.Map<String, String> group = new java.util.HashMap<>();
+        for (String engine : List.of("fake-a", "fake-b", "fake-c", "fake-d")) {
+            group.put(engine, engine);
+        }
+        for (GameRecord record : scheduler.records(id, 0, 100).getRecordsList()) {
+            var a = record.getAssignment();
+            if (a.getRound() <= 2) {
+                String from = group.get(a.getSente().getName());
+                String to = group.get(a.getGote().getName());
+                group.replaceAll((engine, g) -> g.equals(from) ? to : g);
+            }
+        }
+        assertEquals(1, Set.copyOf(group.values()).size(), "rounds 1 and 2 connect all four engines: " + group);
+
+        String json = ClusterProbe.get(cluster.scheduler().http() + "/api/tournaments/" + id + "/standings");
+        assertTrue(!json.contains("Infinity") && !json.contains("NaN"), json);
+        var league = parse(json, dev.taikai.proto.tournament.v1.Standings.newBuilder())
+                .build()
+                .getLeague();
+        assertEquals(4, league.getRatingsCount());
+        for (var rating : league.getRatingsList()) {
+            assertTrue(rating.getGames() > 0, rating.toString());
+            assertTrue(Double.isFinite(rating.getElo()) && Double.isFinite(rating.getError()), rating.toString());
+            assertTrue(rating.getError() > 0, rating.toString());
+        }
+        assertEquals(4, league.getHistoryCount());
+        for (var history : league.getHistoryList()) {
+            assertEquals(3, history.getPointsCount(), history.toString());
+            for (var point : history.getPointsList()) {
+                assertTrue(
+                        Double.isFinite(point.getElo()) && Double.isFinite(point.getError()) && point.getError() > 0,
+                        "round " + point.getRound() + " of " + history.getEngine() + ": " + point);
+            }
+        }
+    }
+
+    /**
      * One league file, through the cluster and on one machine: the same rounds, the same games (ids,
      * colours, results) and the same ratings, with an engine that joins for round 2 and one that leaves
      * after it. The fake engines start every game from their seed, so a game's moves do not depend on
