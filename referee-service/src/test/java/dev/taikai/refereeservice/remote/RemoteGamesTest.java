@@ -138,6 +138,54 @@ class RemoteGamesTest {
         }
     }
 
+    /**
+     * Workers with one slot in all can never host a game: the waiting game says so in a warning, and gives
+     * up (unrecorded, to be played again) only when the referee shuts down.
+     */
+    @Test
+    void aGameOnWorkersWithTooFewSlotsWarnsAndWaitsUntilTheRefereeStops() throws Exception {
+        List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                if (record.getLevel() == java.util.logging.Level.WARNING) {
+                    warnings.add(record.getMessage());
+                }
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        java.util.logging.Logger log = java.util.logging.Logger.getLogger(SessionPool.class.getName());
+        log.addHandler(handler);
+        try (InProcessWorker tiny = new InProcessWorker("w3", 1);
+                WorkerPool tinyWorkers = tiny.pool();
+                SessionPool pool = new SessionPool(tinyWorkers, 60_000, 1_000)) {
+            RemoteGames games = new RemoteGames(pool, 25, "ref");
+            CompletableFuture<GameRecord> game = CompletableFuture.supplyAsync(
+                    () -> games.play(pairing("fake", "fake", TimeControl.byoyomi(0, 100)), GameObserver.NONE));
+            Await.until(
+                    WITHIN,
+                    "a warning that no game can start",
+                    () -> warnings.stream()
+                            .anyMatch(w -> w.contains("have 1 engine slot(s) in all and a game needs two")),
+                    warnings::toString);
+            assertFalse(game.isDone(), "the game waits rather than giving up");
+            pool.close();
+            var ended =
+                    assertThrows(java.util.concurrent.ExecutionException.class, () -> game.get(60, TimeUnit.SECONDS));
+            assertTrue(ended.getCause() instanceof WorkerLost, ended.toString());
+            assertTrue(
+                    ended.getCause().getMessage().contains("shutting down"),
+                    ended.getCause().getMessage());
+        } finally {
+            log.removeHandler(handler);
+        }
+    }
+
     @Test
     void anEngineThatCrashesLosesAsOnOneMachine() throws Exception {
         RemoteGames games = new RemoteGames(sessions, 25, "ref-1");
