@@ -160,8 +160,13 @@ final class ClusterCommand implements Runnable {
     }
 
     /** The commands that use the cluster just started, with its directory when it is not the default. */
+    /** The --dir option as a user types it for {@code dir}: nothing for the default directory. */
+    private static String dirOption(Path dir) {
+        return dir.normalize().equals(Path.of(".taikai-cluster")) ? "" : " --dir " + dir;
+    }
+
     static String hint(Path dir) {
-        String where = dir.normalize().equals(Path.of(".taikai-cluster")) ? "" : " --dir " + dir;
+        String where = dirOption(dir);
         return "Submit a tournament with: ./taikai cluster submit" + where + " <tournament file>; stop with: ./taikai"
                 + " cluster down" + where;
     }
@@ -334,8 +339,7 @@ final class ClusterCommand implements Runnable {
 
     /** The command that follows tournament {@code id} later, as the user would type it. */
     static String fetchCommand(Path dir, String id, Path file, Path out) {
-        String where = dir.normalize().equals(Path.of(".taikai-cluster")) ? "" : " --dir " + dir;
-        return "./taikai cluster fetch" + where + (out == null ? "" : " --out " + out) + " " + id + " " + file;
+        return "./taikai cluster fetch" + dirOption(dir) + (out == null ? "" : " --out " + out) + " " + id + " " + file;
     }
 
     /** How long one request for records waits for the next game to finish (a long poll). */
