@@ -166,7 +166,7 @@ class FaultsTest {
         long killedAt = System.currentTimeMillis();
 
         cluster.kill("referee-1");
-        Set<String> unfinished = unfinishedGames(cluster.directory().resolve("referee-1.log"));
+        Set<String> unfinished = unfinishedGames(cluster.directory().resolve("referee-1.log"), id);
         Path survivorLog = cluster.directory().resolve("referee-2.log");
         long detected = await(
                 "referee-2 takes over referee-1's partitions",
@@ -333,7 +333,7 @@ class FaultsTest {
                 Duration.ofSeconds(60),
                 () -> metric(referee, "taikai_referee_games_active", "") > 0);
         Shutdown seen = terminate(referee);
-        Set<String> unfinished = unfinishedGames(cluster.directory().resolve("referee-2.log"));
+        Set<String> unfinished = unfinishedGames(cluster.directory().resolve("referee-2.log"), id);
         cluster.restart("referee-2", READY);
         finish(id);
         assertTrue(seen.notServingWhileAlive(), "gRPC health said NOT_SERVING before the listener closed");
@@ -646,10 +646,16 @@ class FaultsTest {
                 .orElse(List.of());
     }
 
-    /** Games a referee's log shows started and not finished. */
-    private static Set<String> unfinishedGames(Path log) throws Exception {
+    /**
+     * The games of tournament {@code id} that {@code log} shows started and not finished. Attempts that an
+     * earlier test's fault abandoned in the same log belong to other tournaments and are not counted.
+     */
+    private static Set<String> unfinishedGames(Path log, String id) throws Exception {
         Set<String> games = new HashSet<>();
         for (String line : Files.readAllLines(log)) {
+            if (!line.contains("game " + id + "/")) {
+                continue;
+            }
             int at = line.indexOf("game ");
             if (at < 0) {
                 continue;
