@@ -51,7 +51,7 @@ public final class FakeEngine {
         final long startedMillis = System.currentTimeMillis();
 
         boolean pondering;
-        boolean stopped;
+        volatile boolean stopped;
 
         Search(long millis, boolean pondering) {
             this.millis = millis;
@@ -220,6 +220,9 @@ public final class FakeEngine {
         if (switches.thinkMillis >= 0) {
             return switches.thinkMillis;
         }
+        if (switches.computeMillis >= 0) {
+            return 0; // the search is the computing, then the move
+        }
         long movetime = value(words, "movetime");
         if (movetime >= 0) {
             return movetime / 2;
@@ -235,6 +238,28 @@ public final class FakeEngine {
     }
 
     private void think(Search running, Position searched) {
+        if (switches.computeMillis >= 0) {
+            compute(running, switches.computeMillis);
+            answerThenLinger(running, searched);
+            return;
+        }
+        thinkAndAnswer(running, searched);
+    }
+
+    /**
+     * Answers, and keeps this thread alive a while, as an engine's search thread outlives its move: Linux's
+     * count of its time on and waiting for a CPU is still there when the referee reads the bestmove.
+     */
+    private void answerThenLinger(Search running, Position searched) {
+        thinkAndAnswer(running, searched);
+        try {
+            Thread.sleep(2_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void thinkAndAnswer(Search running, Position searched) {
         synchronized (searchLock) {
             long deadline = Long.MAX_VALUE;
             while (!running.stopped) {
@@ -257,6 +282,24 @@ public final class FakeEngine {
             search = null;
         }
         answer(searched, System.currentTimeMillis() - running.startedMillis);
+    }
+
+    /**
+     * Keeps this thread on a CPU until it has run {@code millis} there (not on the wall clock), as an engine
+     * that searches a fixed number of nodes: on a shared CPU it takes longer.
+     */
+    private static void compute(Search running, long millis) {
+        java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long until = threads.getCurrentThreadCpuTime() + millis * 1_000_000;
+        long work = 0;
+        while (!running.stopped && threads.getCurrentThreadCpuTime() < until) {
+            for (int i = 0; i < 10_000; i++) {
+                work += i * 31L ^ work;
+            }
+        }
+        if (work == 42) {
+            System.err.println(); // keeps the loop from being optimised away
+        }
     }
 
     private void stop() {

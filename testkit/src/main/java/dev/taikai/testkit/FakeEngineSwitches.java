@@ -8,6 +8,7 @@ final class FakeEngineSwitches {
             "  --name NAME              id name (default: Taikai fake engine)",
             "  --seed N                 random seed for the moves, again at every usinewgame (default 1)",
             "  --think-ms N             think exactly N ms per move (default: a share of the clock, half a movetime)",
+            "  --compute-ms N           search by running N ms on a CPU per move (longer on a shared CPU)",
             "  --crash-on-go            exit at once when told go",
             "  --crash-after N          exit at the go after N answered moves",
             "  --exit-code N            exit code of a crash (default 3)",
@@ -39,6 +40,7 @@ final class FakeEngineSwitches {
     String name = "Taikai fake engine";
     long seed = 1;
     long thinkMillis = -1;
+    long computeMillis = -1;
     boolean crashOnGo;
     int crashAfter = -1;
     int exitCode = 3;
@@ -74,6 +76,7 @@ final class FakeEngineSwitches {
                 case "--name" -> s.name = value(args, ++i, arg);
                 case "--seed" -> s.seed = number(args, ++i, arg);
                 case "--think-ms" -> s.thinkMillis = number(args, ++i, arg);
+                case "--compute-ms" -> s.computeMillis = number(args, ++i, arg);
                 case "--crash-on-go" -> s.crashOnGo = true;
                 case "--crash-after" -> s.crashAfter = (int) number(args, ++i, arg);
                 case "--exit-code" -> s.exitCode = (int) number(args, ++i, arg);

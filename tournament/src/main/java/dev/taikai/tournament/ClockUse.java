@@ -7,7 +7,9 @@ import dev.taikai.rules.Termination;
 /**
  * How one engine kept to its clock over a set of games: its moves, how many went past their allowance
  * (within the overrun margin, or they would have lost), the largest such overrun, and its games lost on
- * time with the largest overrun among them: the margin that would have saved them is a little more.
+ * time with the largest overrun among them: the margin that would have saved them is a little more. Moves
+ * that went past the margin and were not lost, because the engine waited that long for a CPU, are counted
+ * apart ({@code movesExcused}): the machine, not the engine, was slow.
  */
 public record ClockUse(
         String engine,
@@ -15,6 +17,7 @@ public record ClockUse(
         int moves,
         int movesOver,
         long largestOverrunNanos,
+        int movesExcused,
         int timeLosses,
         long timeLossNanos) {
     /** Above this share of its games lost on time, a run's report says so (and what margin would help). */
@@ -22,7 +25,7 @@ public record ClockUse(
 
     /** No game yet. */
     public static ClockUse none(String engine) {
-        return new ClockUse(engine, 0, 0, 0, 0, 0, 0);
+        return new ClockUse(engine, 0, 0, 0, 0, 0, 0, 0);
     }
 
     /** This with {@code game} counted; unchanged when the engine did not play it. */
@@ -33,8 +36,13 @@ public record ClockUse(
         if (side == null) {
             return this;
         }
+        long marginNanos = (side == Color.SENTE
+                        ? game.assignment().senteMarginMillis()
+                        : game.assignment().goteMarginMillis())
+                * 1_000_000;
         int ownMoves = 0;
         int over = 0;
+        int excused = 0;
         long largest = largestOverrunNanos;
         // the moves alternate from the side to move in the engines' start position
         int first = game.assignment().opening().position().sideToMove() == side ? 0 : 1;
@@ -45,6 +53,9 @@ public record ClockUse(
                 over++;
                 largest = Math.max(largest, overrun);
             }
+            if (overrun > marginNanos) {
+                excused++;
+            }
         }
         boolean lostOnTime = game.outcome().termination() == Termination.TIME_FORFEIT && engine.equals(game.loser());
         return new ClockUse(
@@ -53,6 +64,7 @@ public record ClockUse(
                 moves + ownMoves,
                 movesOver + over,
                 largest,
+                movesExcused + excused,
                 timeLosses + (lostOnTime ? 1 : 0),
                 lostOnTime ? Math.max(timeLossNanos, game.timeLossOverrunNanos()) : timeLossNanos);
     }

@@ -61,6 +61,7 @@ final class GameJson {
             entry.put("remaining_ms", move.remainingMillis());
             entry.put("allowed_ms", Math.round(move.allowedNanos() / 1000.0) / 1000.0);
             entry.put("overrun_ms", Math.round(move.overrunNanos() / 1000.0) / 1000.0);
+            entry.put("cpu_wait_ms", Math.round(move.cpuWaitNanos() / 1000.0) / 1000.0);
             if (move.score() == null) {
                 entry.putNull("score");
             } else {
@@ -115,7 +116,8 @@ final class GameJson {
                     entry.get("nodes").asLong(),
                     Math.round(entry.get("time_ms").asDouble() * 1_000_000),
                     Math.round(entry.path("allowed_ms").asDouble() * 1_000_000),
-                    Math.round(entry.path("overrun_ms").asDouble() * 1_000_000)));
+                    Math.round(entry.path("overrun_ms").asDouble() * 1_000_000),
+                    Math.round(entry.path("cpu_wait_ms").asDouble() * 1_000_000)));
         }
         return new GameRecord(
                 assignment,

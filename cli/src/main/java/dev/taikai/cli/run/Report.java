@@ -115,23 +115,35 @@ public final class Report {
         out.printf("%nClocks (a move's overrun: time used past what its clock allowed)%n");
         out.printf(
                 Locale.ROOT,
-                "  %-20s %8s %10s %14s %11s%n",
+                "  %-20s %8s %10s %14s %12s %11s%n",
                 "Engine",
                 "moves",
                 "over time",
                 "max overrun ms",
+                "cpu-excused",
                 "time losses");
         List<ClockUse> uses =
                 entrants.stream().map(e -> standings.clockUse(e.name())).toList();
         for (ClockUse use : uses) {
             out.printf(
                     Locale.ROOT,
-                    "  %-20s %8d %10d %14.1f %11d%n",
+                    "  %-20s %8d %10d %14.1f %12d %11d%n",
                     use.engine(),
                     use.moves(),
                     use.movesOver(),
                     use.largestOverrunNanos() / 1e6,
+                    use.movesExcused(),
                     use.timeLosses());
+        }
+        int excused = uses.stream().mapToInt(ClockUse::movesExcused).sum();
+        if (excused > 0) {
+            out.printf(
+                    Locale.ROOT,
+                    "Note: %d %s past the overrun margin only while the engine waited for a CPU, and did not"
+                            + " lose (cpu-excused): the machine was busier than the games; fewer games at once"
+                            + " measure engines more evenly%n",
+                    excused,
+                    excused == 1 ? "move went" : "moves went");
         }
         for (ClockUse use : uses) {
             if (use.losesTooOften()) {

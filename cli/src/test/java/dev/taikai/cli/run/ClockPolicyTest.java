@@ -127,6 +127,73 @@ class ClockPolicyTest {
         }
     }
 
+    /**
+     * An engine that searches by CPU time on a CPU it shares with another program takes longer than its
+     * clock allows, and past the margin: the time it waited for the CPU is not counted against it. An engine
+     * that sleeps twice its time on the same crowded CPU still loses every game, since it never wanted
+     * the CPU.
+     */
+    @Test
+    void timeWaitingForACpuIsNotCountedButSleepingIs(@TempDir Path dir) throws Exception {
+        // The hog has a session of its own, as every engine has (setsid): with Linux's autogroup, CPU time is
+        // shared by session first, so the hog and the crowded engine (with its JVM's own threads) share CPU 0.
+        // The crowded engine then takes 400-500 ms for 170 ms of computing (measured on 2 cores, quiet and
+        // beside two other busy sessions), past its 200 ms and 100 ms margin, and waits most of the rest:
+        // excused. It would lose only past 600 ms (where the excuse stops at allowance plus margin), and go
+        // unexcused only under 300 ms.
+        Process hog = new ProcessBuilder("setsid", "taskset", "-c", "0", "sh", "-c", "while :; do :; done").start();
+        try {
+            Files.writeString(
+                    dir.resolve("t.yaml"),
+                    "name: crowded\nvariant: minishogi\nformat: round-robin\nrounds: 1\ngames: 2\n"
+                            + "time-control: movetime 0.2\nconcurrency: 1\nadjudication: {move-limit: 8}\n"
+                            + "output: out\nengines:\n"
+                            + pinned(Tournaments.fakeEntry("crowded", "--seed", "1", "--compute-ms", "170"))
+                            + pinned(Tournaments.fakeEntry("sleeper", "--seed", "2", "--think-ms", "400"))
+                            + Tournaments.fakeEntry("steady", "--seed", "3", "--think-ms", "20"));
+            RunPlan plan = TournamentFile.read(dir.resolve("t.yaml"));
+            Tournaments.Run run = Tournaments.run(plan, TIMEOUTS);
+            assertEquals(LocalRunner.Ending.FINISHED, run.ending(), run.progress());
+            JsonNode results = Tournaments.results(plan.output());
+            double crowdedOverrun = 0;
+            double crowdedWait = 0;
+            for (JsonNode game : results.get("games")) {
+                boolean crowdedSente = game.get("sente").asText().equals("crowded");
+                boolean crowdedGote = game.get("gote").asText().equals("crowded");
+                JsonNode data = game.get("move_data");
+                for (int ply = crowdedSente ? 0 : 1; (crowdedSente || crowdedGote) && ply < data.size(); ply += 2) {
+                    crowdedOverrun = Math.max(
+                            crowdedOverrun, data.get(ply).get("overrun_ms").asDouble());
+                    crowdedWait = Math.max(
+                            crowdedWait, data.get(ply).get("cpu_wait_ms").asDouble());
+                }
+            }
+            JsonNode crowded = row(results, "crowded").get("clock");
+            assertEquals(0, crowded.get("time_losses").asInt(), run.out());
+            assertTrue(crowdedOverrun > 100, "past its 100 ms margin: " + crowdedOverrun + " ms\n" + run.out());
+            assertTrue(crowdedWait > 0, "the records carry the wait");
+            assertTrue(crowded.get("moves_excused_for_cpu_wait").asInt() > 0, crowded.toString());
+            assertTrue(run.out().contains("only while the engine waited for a CPU"), run.out());
+            assertEquals(
+                    4, row(results, "sleeper").get("clock").get("time_losses").asInt(), run.out());
+            System.out.printf(
+                    "clock: crowded engine at most %.1f ms past its time with at most %.1f ms waiting for a CPU;"
+                            + " %d moves past the margin excused, no time loss; the sleeper lost 4 of 4%n",
+                    crowdedOverrun,
+                    crowdedWait,
+                    crowded.get("moves_excused_for_cpu_wait").asInt());
+        } finally {
+            hog.destroyForcibly();
+        }
+    }
+
+    /** A catalog entry run through {@code taskset -c 0}: on the CPU the test crowds. */
+    private static String pinned(String entry) {
+        return entry.replaceFirst(
+                "    command: '([^']*)'\n    args:\n",
+                "    command: 'taskset'\n    args:\n      - '-c'\n      - '0'\n      - '$1'\n");
+    }
+
     private static JsonNode row(JsonNode results, String engine) {
         for (JsonNode row : results.get("standings")) {
             if (row.get("engine").asText().equals(engine)) {

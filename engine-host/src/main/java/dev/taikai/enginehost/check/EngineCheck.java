@@ -4,6 +4,7 @@ import dev.taikai.enginehost.catalog.EngineSpec;
 import dev.taikai.enginehost.catalog.Quirk;
 import dev.taikai.enginehost.check.CheckReport.Verdict;
 import dev.taikai.enginehost.usi.BestMove;
+import dev.taikai.enginehost.usi.CpuWait;
 import dev.taikai.enginehost.usi.DefaultMargin;
 import dev.taikai.enginehost.usi.EngineFailure;
 import dev.taikai.enginehost.usi.GameEnd;
@@ -194,11 +195,15 @@ public final class EngineCheck {
             add(name, Verdict.FAIL, detail + ": " + illegal.get(), true);
         } else if (allowed >= 0 && tookMillis > allowed) {
             long margin = DefaultMargin.of(limits, Color.SENTE);
-            boolean loses = tookMillis > allowed + margin;
+            long overrunNanos = best.engineNanos() - allowed * MILLI;
+            long excused = CpuWait.excusedNanos(overrunNanos, best.cpuWaitNanos(), allowed * MILLI, margin * MILLI);
+            boolean loses = overrunNanos - excused > margin * MILLI;
             add(
                     name,
                     loses ? Verdict.FAIL : Verdict.WARN,
-                    detail + ": over its time by " + (tookMillis - allowed) + " ms, "
+                    detail + ": over its time by " + (tookMillis - allowed) + " ms"
+                            + (excused > 0 ? " (" + excused / MILLI + " ms of it waiting for a CPU, not counted)" : "")
+                            + ", "
                             + (loses
                                     ? "more than the default overrun margin of " + margin
                                             + " ms: under default settings it would lose on time"

@@ -100,7 +100,8 @@ public final class WorkerMessages {
                 .setMove(best.move())
                 .setPonder(best.ponder() == null ? "" : best.ponder())
                 .setEngineNs(best.engineNanos())
-                .setInfoLines(best.infoLines());
+                .setInfoLines(best.infoLines())
+                .setCpuWaitNs(best.cpuWaitNanos());
         if (best.info() != null) {
             builder.setInfo(toProto(best.info()));
         }
@@ -124,7 +125,8 @@ public final class WorkerMessages {
                 0,
                 best.getEngineNs(),
                 best.hasInfo() ? fromProto(best.getInfo()) : null,
-                best.getInfoLines());
+                best.getInfoLines(),
+                best.getCpuWaitNs());
     }
 
     public static dev.taikai.proto.worker.v1.SearchInfo toProto(SearchInfo info) {

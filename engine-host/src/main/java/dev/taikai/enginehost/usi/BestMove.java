@@ -11,9 +11,17 @@ package dev.taikai.enginehost.usi;
  * @param bestMoveReadNanos {@link System#nanoTime()} when the {@code bestmove} line was read
  * @param info the last {@code info} line that carried search data, or null
  * @param infoLines how many {@code info} lines the engine sent during this search
+ * @param cpuWaitNanos how long the engine's most delayed thread waited for a CPU during the search ({@link
+ *     CpuWait}), 0 where not measured
  */
 public record BestMove(
-        String move, String ponder, long goWrittenNanos, long bestMoveReadNanos, SearchInfo info, long infoLines)
+        String move,
+        String ponder,
+        long goWrittenNanos,
+        long bestMoveReadNanos,
+        SearchInfo info,
+        long infoLines,
+        long cpuWaitNanos)
         implements MoveReply {
     public boolean resigned() {
         return move.equals("resign");

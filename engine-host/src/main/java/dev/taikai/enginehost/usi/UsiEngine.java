@@ -75,6 +75,7 @@ public final class UsiEngine implements StartResult, EngineSession {
         final SearchLimits limits;
         final Color side;
         long goWrittenNanos;
+        CpuWait.Reading cpuAtGo;
         long deadlineNanos;
 
         Search(SearchLimits limits, Color side) {
@@ -276,6 +277,7 @@ public final class UsiEngine implements StartResult, EngineSession {
         String commands = position.text() + "\n" + limits.goCommand(spec.has(Quirk.SWAPPED_CLOCKS));
         // The engine's time starts as the go line is written: a write can wake the engine and hand it this
         // very CPU before the call returns, so a timestamp taken after it could miss the engine's work.
+        started.cpuAtGo = CpuWait.of(process.pid());
         started.goWrittenNanos = System.nanoTime();
         Optional<EngineFailure> sent = send(commands);
         if (sent.isPresent()) {
@@ -355,7 +357,11 @@ public final class UsiEngine implements StartResult, EngineSession {
                 finished.goWrittenNanos,
                 line.readNanos(),
                 info == null ? null : SearchInfo.parse(info),
-                output.infoLines());
+                output.infoLines(),
+                finished.cpuAtGo == null
+                        ? 0
+                        : CpuWait.of(process.pid())
+                                .since(finished.cpuAtGo, line.readNanos() - finished.goWrittenNanos));
     }
 
     /**
@@ -389,6 +395,7 @@ public final class UsiEngine implements StartResult, EngineSession {
         if (search == null || !search.limits.ponder()) {
             throw new IllegalStateException("engine '" + spec.id() + "' is not pondering");
         }
+        search.cpuAtGo = CpuWait.of(process.pid());
         search.goWrittenNanos = System.nanoTime();
         Optional<EngineFailure> sent = send("ponderhit");
         search.deadlineNanos = deadlineFrom(search.goWrittenNanos, search.limits, search.side);

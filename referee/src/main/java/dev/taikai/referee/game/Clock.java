@@ -1,12 +1,16 @@
 package dev.taikai.referee.game;
 
+import dev.taikai.enginehost.usi.CpuWait;
 import dev.taikai.enginehost.usi.SearchLimits;
 import dev.taikai.rules.Color;
 
 /**
  * The referee's two clocks for one game. Each side runs on its own {@link TimeControl}. A move's time
  * is what the engine used as measured at the pipe; it loses on time when that exceeds what its control
- * allows by more than its side's overrun margin ({@link OverrunMargin}):
+ * allows by more than its side's overrun margin ({@link OverrunMargin}) plus the time the engine spent
+ * ready to run with no CPU to run on ({@link CpuWait}: a busy machine's delay,
+ * not the engine's). That excuse is at most the move's allowance and margin, so a worker that overstates
+ * it gains at most one more move's time. The clock is charged every nanosecond the move used:
  *
  * <ul>
  *   <li>sudden death: the main time left;
@@ -22,11 +26,24 @@ public final class Clock {
      *
      * @param timed false for controls without a time limit (nodes, depth)
      * @param allowedNanos what the control allowed, before the margin; 0 when not timed
+     * @param excusedNanos the part of the overrun spent waiting for a CPU, which does not count against
+     *     the margin
      */
-    public record Charge(long usedNanos, boolean timed, long allowedNanos, boolean forfeit, long remainingMillis) {
+    public record Charge(
+            long usedNanos,
+            boolean timed,
+            long allowedNanos,
+            long excusedNanos,
+            boolean forfeit,
+            long remainingMillis) {
         /** How far the move went past its allowance, 0 when it did not. */
         public long overrunNanos() {
             return timed ? Math.max(0, usedNanos - allowedNanos) : 0;
+        }
+
+        /** The overrun that counted against the margin: what was not spent waiting for a CPU. */
+        public long countedOverrunNanos() {
+            return overrunNanos() - excusedNanos;
         }
     }
 
@@ -73,8 +90,16 @@ public final class Clock {
         };
     }
 
-    /** Charges {@code side} for a move that took {@code usedNanos}; a forfeit leaves the clock as it was. */
+    /** Charges a move that never waited for a CPU ({@link #charge(Color, long, long)}). */
     public Charge charge(Color side, long usedNanos) {
+        return charge(side, usedNanos, 0);
+    }
+
+    /**
+     * Charges {@code side} for a move that took {@code usedNanos}, {@code cpuWaitNanos} of them ready to run
+     * with no CPU; a forfeit leaves the clock as it was.
+     */
+    public Charge charge(Color side, long usedNanos, long cpuWaitNanos) {
         TimeControl own = controls[side.index()];
         int i = side.index();
         long allowedMillis = switch (own.kind()) {
@@ -85,8 +110,11 @@ public final class Clock {
         };
         boolean timed = own.kind() != TimeControl.Kind.NODES && own.kind() != TimeControl.Kind.DEPTH;
         long allowedNanos = allowedMillis * MILLI;
-        if (timed && usedNanos > allowedNanos + marginMillis[i] * MILLI) {
-            return new Charge(usedNanos, true, allowedNanos, true, remainingMillis[i]);
+        long marginNanos = marginMillis[i] * MILLI;
+        long overrun = timed ? Math.max(0, usedNanos - allowedNanos) : 0;
+        long excused = CpuWait.excusedNanos(overrun, cpuWaitNanos, allowedNanos, marginNanos);
+        if (overrun - excused > marginNanos) {
+            return new Charge(usedNanos, true, allowedNanos, excused, true, remainingMillis[i]);
         }
         long usedMillis = (usedNanos + MILLI - 1) / MILLI;
         switch (own.kind()) {
@@ -94,6 +122,6 @@ public final class Clock {
             case FISCHER -> remainingMillis[i] = Math.max(0, remainingMillis[i] - usedMillis) + own.incrementMillis();
             default -> {}
         }
-        return new Charge(usedNanos, timed, allowedNanos, false, remainingMillis[i]);
+        return new Charge(usedNanos, timed, allowedNanos, excused, false, remainingMillis[i]);
     }
 }

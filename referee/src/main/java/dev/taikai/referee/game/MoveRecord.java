@@ -18,6 +18,8 @@ import dev.taikai.enginehost.usi.Score;
  * @param allowedNanos what the mover's clock allowed for the move, before the overrun margin; 0 for
  *     controls without a time limit
  * @param overrunNanos how far the charged time went past the allowance ({@link Clock.Charge#overrunNanos})
+ * @param cpuWaitNanos how long the engine was ready to run with no CPU during the move, as measured where
+ *     it runs ({@link dev.taikai.enginehost.usi.CpuWait}); 0 where not measured
  */
 public record MoveRecord(
         String move,
@@ -29,7 +31,8 @@ public record MoveRecord(
         long nodes,
         long chargedNanos,
         long allowedNanos,
-        long overrunNanos) {
+        long overrunNanos,
+        long cpuWaitNanos) {
 
     public double timeMillis() {
         return timeNanos / 1e6;

@@ -123,18 +123,22 @@ public final class Referee {
         }
         BestMove best = (BestMove) reply;
         long chargedNanos = MoveRecord.charge(best.engineNanos(), refereeNanos, transportAllowanceNanos);
-        Clock.Charge charge = clock.charge(side, chargedNanos);
+        Clock.Charge charge = clock.charge(side, chargedNanos, best.cpuWaitNanos());
         if (charge.forfeit()) {
             Outcome lost = new Outcome(
                     loss,
                     Termination.TIME_FORFEIT,
                     String.format(
-                            "%s used %.1f ms of %d ms allowed (and a margin of %d ms)",
+                            "%s used %.1f ms of %d ms allowed (and a margin of %d ms%s)",
                             who,
                             charge.usedNanos() / 1e6,
                             charge.allowedNanos() / 1_000_000,
-                            clock.marginMillis(side)));
-            return Optional.of(new Ending(lost, charge.overrunNanos()));
+                            clock.marginMillis(side),
+                            charge.excusedNanos() > 0
+                                    ? String.format(
+                                            ", with %.1f ms waiting for a CPU not counted", charge.excusedNanos() / 1e6)
+                                    : ""));
+            return Optional.of(new Ending(lost, charge.countedOverrunNanos()));
         }
         if (best.resigned()) {
             return ending(new Outcome(loss, Termination.RESIGNATION, who + " resigned"));
@@ -164,7 +168,8 @@ public final class Referee {
                 info == null ? -1 : info.nodes(),
                 chargedNanos,
                 charge.allowedNanos(),
-                charge.overrunNanos()));
+                charge.overrunNanos(),
+                best.cpuWaitNanos()));
         return Optional.empty();
     }
 }

@@ -241,7 +241,8 @@ public final class GameMessages {
                 .setDepth(move.depth())
                 .setNodes(move.nodes())
                 .setAllowedNs(move.allowedNanos())
-                .setOverrunNs(move.overrunNanos());
+                .setOverrunNs(move.overrunNanos())
+                .setCpuWaitNs(move.cpuWaitNanos());
         if (move.score() != null) {
             m.setScore(CommonMessages.toProto(move.score()));
         }
@@ -265,7 +266,8 @@ public final class GameMessages {
                     m.getNodes(),
                     m.getChargedNs(),
                     m.getAllowedNs(),
-                    m.getOverrunNs()));
+                    m.getOverrunNs(),
+                    m.getCpuWaitNs()));
         }
         Outcome outcome =
                 new Outcome(result(message.getResult()), termination(message.getTermination()), message.getDetail());

@@ -1,6 +1,7 @@
 package dev.taikai.referee.game;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -190,6 +191,22 @@ class RefereeTest {
         assertEquals("go nodes 10", fixed.limitsFor(Color.GOTE).goCommand(false));
         assertTrue(!fixed.charge(Color.GOTE, 60_000_000_000L).forfeit(), "nodes: no time limit");
         assertEquals(0, fixed.charge(Color.GOTE, 60_000_000_000L).overrunNanos(), "nodes: nothing to overrun");
+    }
+
+    @Test
+    void timeSpentWaitingForACpuDoesNotCountAgainstTheMarginButIsCharged() {
+        Clock clock = new Clock(TimeControl.moveTime(50), TimeControl.fischer(1000, 0), 45, 100);
+        assertTrue(clock.charge(Color.SENTE, 150_000_000, 0).forfeit(), "100 ms over a 45 ms margin");
+        Clock.Charge waited = clock.charge(Color.SENTE, 150_000_000, 80_000_000);
+        assertFalse(waited.forfeit(), "80 ms of the 100 waiting for a CPU: 20 ms counted");
+        assertEquals(100_000_000, waited.overrunNanos(), "the overrun is kept whole");
+        assertEquals(80_000_000, waited.excusedNanos());
+        assertEquals(20_000_000, waited.countedOverrunNanos());
+        assertTrue(
+                clock.charge(Color.SENTE, 500_000_000, 500_000_000).forfeit(),
+                "at most the allowance and margin (95 ms) is excused");
+        Clock.Charge fischer = clock.charge(Color.GOTE, 900_000_000, 400_000_000);
+        assertEquals(100, fischer.remainingMillis(), "the clock is charged every nanosecond used");
     }
 
     @Test

@@ -61,14 +61,24 @@ public final class Runs {
             for (int ply = 0; ply < game.adjudication().moveLimitPlies(); ply++) {
                 int move = position.legalMoves()[0];
                 moves.add(new MoveRecord(
-                        Usi.format(move, position.variant()), 1_000_000, 1_000_000, 0, null, -1, -1, 1_000_000, 0, 0));
+                        Usi.format(move, position.variant()),
+                        1_000_000,
+                        1_000_000,
+                        0,
+                        null,
+                        -1,
+                        -1,
+                        1_000_000,
+                        0,
+                        0,
+                        0));
                 position = position.play(move);
             }
             outcome = new Outcome(Result.DRAW, Termination.ADJUDICATION, "move limit");
         } else if (result == Result.SENTE_WINS) { // one move, then gote resigns
             int move = position.legalMoves()[0];
             moves.add(new MoveRecord(
-                    Usi.format(move, position.variant()), 1_000_000, 1_000_000, 0, null, -1, -1, 1_000_000, 0, 0));
+                    Usi.format(move, position.variant()), 1_000_000, 1_000_000, 0, null, -1, -1, 1_000_000, 0, 0, 0));
             outcome = new Outcome(result, Termination.RESIGNATION, "gote resigns");
         } else { // sente resigns at once
             outcome = new Outcome(result, Termination.RESIGNATION, "sente resigns");
