@@ -13,9 +13,9 @@ import java.util.Map;
  * of one of its threads, plus the largest steal of one CPU. Any thread's wait can be the move's delay: the
  * thread that reads {@code go} waits before the engine's own clock even starts (Fairy-Stockfish's input
  * thread waited up to 96 ms so, on two crowded cores, and its search then kept to its 50 ms), the search
- * thread waits while it searches. The wait counts only when the engine wanted a CPU for at least half the
- * move (its threads ran, or waited to run, that long in all), as a search does and an engine that sleeps
- * past its time does not.
+ * thread waits while it searches. The wait counts only when the engine wanted a CPU for nine tenths of
+ * the move or more (its threads ran, or waited to run, that long in all), as a search does from {@code go}
+ * to {@code bestmove}; an engine that sleeps past its time, or waits for anything but a CPU, does not.
  *
  * <ul>
  *   <li>a thread's wait: the second field of {@code /proc/<pid>/task/<tid>/schedstat}, nanoseconds
@@ -48,7 +48,7 @@ public final class CpuWait {
         /**
          * Nanoseconds the engine waited for a CPU since {@code earlier}, over a move of {@code moveNanos}:
          * the largest wait of one thread plus the largest steal of one CPU; 0 when its threads wanted a CPU
-         * for less than half the move in all. A thread born since {@code earlier} counts from 0.
+         * for less than nine tenths of the move in all. A thread born since {@code earlier} counts from 0.
          */
         public long since(Reading earlier, long moveNanos) {
             long wanted = 0;
@@ -60,7 +60,7 @@ public final class CpuWait {
                 wanted += ran + wait;
                 waited = Math.max(waited, wait);
             }
-            if (wanted < moveNanos / 2) {
+            if (wanted < moveNanos / 10 * 9) {
                 return 0;
             }
             long stolen = 0;
