@@ -84,7 +84,8 @@ final class ClusterCommand implements Runnable {
         @Option(
                 names = "--out",
                 paramLabel = "DIR",
-                description = "The records folder (default: the file's 'output:', else results/<name>).")
+                description =
+                        "The records folder (default: the file's 'output:', else a new folder results/<name>-<date>-<time>).")
         Path out;
     }
 
@@ -261,7 +262,7 @@ final class ClusterCommand implements Runnable {
             err.flush();
             if (detach) {
                 spec.commandLine().getOut().println(id);
-                err.println("Follow it and write its records with: " + fetchCommand(dir, id, file, out));
+                err.println("Follow it and write its records with: " + fetchCommand(dir, id, file, plan.output()));
                 err.flush();
                 return 0;
             }

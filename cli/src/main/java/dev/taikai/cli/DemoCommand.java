@@ -15,8 +15,6 @@ import java.io.File;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.LocalDateTime;
-import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -78,8 +76,7 @@ final class DemoCommand implements Callable<Integer> {
                     "demo: Debian's fairy-stockfish is not installed (apt-get install fairy-stockfish); the built-in"
                             + " levels play alone");
         }
-        Path runDir =
-                base.resolve("demo-" + LocalDateTime.now().format(DateTimeFormatter.ofPattern("yyyyMMdd-HHmmss")));
+        Path runDir = dev.taikai.cli.run.NewFolder.of(base, "demo");
         int exit = 0;
         for (Variant variant : Variant.all()) {
             TournamentSpec tournament = new TournamentSpec(

@@ -1,6 +1,7 @@
 package dev.taikai.cli;
 
 import dev.taikai.cli.run.CutechessArguments;
+import dev.taikai.cli.run.Invocation;
 import dev.taikai.cli.run.LocalRunner;
 import dev.taikai.cli.run.RunPlan;
 import dev.taikai.cli.run.TournamentFile;
@@ -30,8 +31,9 @@ import picocli.CommandLine.Unmatched;
                     + " Fischer;"
                     + " -timemargin for all engines, timemargin= for one.",
             "",
-            "Every finished game is recorded at once (results.json, games/*.kif, taikai.log); an interrupted run"
-                    + " resumes when the same command runs again. Exit codes: 0 finished (or SPRT concluded),"
+            "Every finished game is recorded at once (results.json, games/*.kif, taikai.log) in the records folder:"
+                    + " -out DIR (or the file's output:), else a new folder results/<name>-<date>-<time> for every run."
+                    + " './taikai run --resume DIR' resumes an interrupted run, as does the same command with -out DIR. Exit codes: 0 finished (or SPRT concluded),"
                     + " 1 stopped by an engine that cannot be used, 2 bad tournament, 130 interrupted.",
             "Tournament file keys and defaults: docs/tournaments.md."
         })
@@ -48,17 +50,37 @@ final class RunCommand implements Callable<Integer> {
             spec.commandLine().usage(spec.commandLine().getOut());
             return args.isEmpty() ? ExitCodes.USAGE : 0;
         }
+        List<String> given = args;
         RunPlan plan;
         try {
-            plan = args.size() == 1 && !args.get(0).startsWith("-")
-                    ? TournamentFile.read(Path.of(args.get(0)))
-                    : CutechessArguments.parse(args);
+            Path resumed = null;
+            if (args.get(0).equals("--resume")) {
+                if (args.size() != 2 || args.get(1).startsWith("-")) {
+                    throw new ConfigException(
+                            "--resume takes one records folder and nothing else: ./taikai run" + " --resume DIR");
+                }
+                resumed = Path.of(args.get(1));
+                given = Invocation.of(resumed).args();
+            }
+            plan = given.size() == 1 && !given.get(0).startsWith("-")
+                    ? TournamentFile.read(Path.of(given.get(0)))
+                    : CutechessArguments.parse(given);
+            if (resumed != null) {
+                plan = plan.withOutput(resumed);
+            }
         } catch (ConfigException e) {
             throw new ExitCodes.UsageException(e.getMessage());
         }
-        return exitCode(new LocalRunner(
-                        plan, spec.commandLine().getOut(), spec.commandLine().getErr())
-                .run());
+        try {
+            return exitCode(new LocalRunner(
+                            plan,
+                            spec.commandLine().getOut(),
+                            spec.commandLine().getErr())
+                    .recording(Invocation.here(given))
+                    .run());
+        } catch (ConfigException e) {
+            throw new ExitCodes.UsageException(e.getMessage());
+        }
     }
 
     static int exitCode(LocalRunner.Ending ending) {

@@ -89,7 +89,11 @@ public final class CutechessArguments {
             throw new ConfigException("-variant is required: minishogi or kyotoshogi");
         }
         Variant variant = Variant.byName(single.get("-variant"))
-                .orElseThrow(() -> new ConfigException("unknown -variant '" + single.get("-variant") + "'"));
+                .orElseThrow(
+                        () -> new ConfigException("unknown -variant '" + single.get("-variant") + "'; the variants are "
+                                + Variant.all().stream()
+                                        .map(Variant::name)
+                                        .collect(java.util.stream.Collectors.joining(", "))));
         Catalog catalog = BuiltinCatalog.get();
         if (single.containsKey("-catalog")) {
             catalog = catalog.with(Catalog.read(Path.of(single.get("-catalog"))));
@@ -123,6 +127,10 @@ public final class CutechessArguments {
             if (!o.containsKey("file")) {
                 throw new ConfigException("-openings needs file=<path>");
             }
+            if (o.containsKey("format") && !o.get("format").equals("sfen")) {
+                throw new ConfigException("-openings format=" + o.get("format") + ": an opening suite is SFEN lines"
+                        + " (format=sfen; docs/tournaments.md)");
+            }
             try {
                 openings = OpeningSuite.read(Path.of(o.get("file")), variant);
             } catch (IllegalArgumentException e) {
@@ -140,6 +148,10 @@ public final class CutechessArguments {
         }
         if (groups.containsKey("-resign")) {
             Map<String, String> r = pairs("-resign", groups.get("-resign"), Set.of("movecount", "score", "twosided"));
+            if (r.containsKey("twosided") && !r.get("twosided").equals("true")) {
+                throw new ConfigException("-resign twosided=" + r.get("twosided") + ": resign adjudication is always"
+                        + " two-sided here (the winner's score must agree); twosided=true or leave it out");
+            }
             adjudication = adjudication.withResign((int) number("-resign score", require(r, "score", "-resign")), (int)
                     number("-resign movecount", require(r, "movecount", "-resign")));
         }
@@ -154,6 +166,10 @@ public final class CutechessArguments {
         if (groups.containsKey("-sprt")) {
             Map<String, String> s =
                     pairs("-sprt", groups.get("-sprt"), Set.of("elo0", "elo1", "alpha", "beta", "model"));
+            if (s.containsKey("model") && !s.get("model").equals("normalized")) {
+                throw new ConfigException("-sprt model=" + s.get("model") + ": the SPRT here is in normalized Elo"
+                        + " (model=normalized, or leave it out)");
+            }
             try {
                 sprt = new Sprt(
                         decimal("elo0", require(s, "elo0", "-sprt")),
@@ -185,7 +201,8 @@ public final class CutechessArguments {
                             : RunPlan.defaultConcurrency(),
                     number("-srand", single.getOrDefault("-srand", "1")),
                     sprt);
-            Path output = Path.of(single.getOrDefault("-out", "results/" + name));
+            Path output =
+                    single.containsKey("-out") ? Path.of(single.get("-out")) : NewFolder.of(Path.of("results"), name);
             return new RunPlan(spec, catalog, output, restart.equals("on") || restart.equals("always"));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
@@ -196,13 +213,23 @@ public final class CutechessArguments {
             throws ConfigException {
         Map<String, String> settings = new LinkedHashMap<>();
         List<String> engineArguments = new ArrayList<>(); // repeatable keys keep every value, -each's first
+        // an engine's own time control replaces -each's whole, not key by key
+        boolean ownTime = own.stream().anyMatch(pair -> TIME_KEYS.contains(pair.split("=", 2)[0]));
         for (List<String> source : List.of(each, own)) {
+            String flag = source == each ? "-each" : "-engine";
             for (String pair : source) {
                 int equals = pair.indexOf('=');
                 if (equals <= 0) {
-                    throw new ConfigException("-engine setting '" + pair + "' is not key=value");
+                    throw new ConfigException(flag + " setting '" + pair + "' is not key=value");
                 }
                 String key = pair.substring(0, equals);
+                if (source == each && ownTime && TIME_KEYS.contains(key)) {
+                    continue;
+                }
+                if (key.equals("proto")) {
+                    protocol(flag, pair.substring(equals + 1));
+                    continue;
+                }
                 if (REPEATABLE_KEYS.contains(key)) {
                     engineArguments.add(pair);
                 } else {
@@ -251,6 +278,14 @@ public final class CutechessArguments {
         return new Entrant(spec.id(), spec.id(), Map.of(), timeControl, margin);
     }
 
+    /** {@code proto=}: USI is the protocol engines speak here. */
+    private static void protocol(String flag, String value) throws ConfigException {
+        if (!value.equals("usi")) {
+            throw new ConfigException(flag + " proto=" + value + ": engines speak USI here (proto=usi)"
+                    + (value.equals("xboard") || value.equals("cecp") ? "; XBoard engines are not supported yet" : ""));
+        }
+    }
+
     /** A margin in milliseconds (timemargin=, -timemargin): 0 to 60000. */
     private static OverrunMargin margin(String key, String text) throws ConfigException {
         try {
@@ -262,6 +297,19 @@ public final class CutechessArguments {
 
     /** tc=MAIN[+INC], byoyomi=S, st=S, nodes=N, depth=N (or plies=N), in seconds where they are times. */
     private static TimeControl timeControl(Map<String, String> settings) throws ConfigException {
+        List<String> given = new ArrayList<>();
+        for (String kind : List.of("nodes", "depth", "plies", "st", "tc")) {
+            if (settings.containsKey(kind)) {
+                given.add(kind + "=" + settings.get(kind));
+            }
+        }
+        if (settings.containsKey("byoyomi") && !settings.containsKey("tc")) {
+            given.add("byoyomi=" + settings.get("byoyomi"));
+        }
+        if (given.size() > 1) {
+            throw new ConfigException(
+                    String.join(" and ", given) + " are two time controls; give one (tc= may take" + " byoyomi=)");
+        }
         try {
             if (settings.containsKey("nodes")) {
                 return TimeControl.parse("nodes " + settings.get("nodes"));

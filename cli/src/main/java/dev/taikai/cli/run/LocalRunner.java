@@ -32,8 +32,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * Runs a tournament on this machine: the planned games not yet in the records, {@code concurrency} at a
  * time, each between two engine processes through the referee; every finished game is recorded at once
- * and counted once. Ctrl-C stops it without recording the games in progress; running the same command
- * again resumes. A two-engine match with SPRT stops when the test concludes.
+ * and counted once. Ctrl-C stops it without recording the games in progress; {@code taikai run --resume
+ * DIR}, or the same command with {@code -out DIR}, resumes. A two-engine match with SPRT stops when the test concludes.
  */
 public final class LocalRunner {
     /** How a run ended. */
@@ -56,6 +56,8 @@ public final class LocalRunner {
     private final java.util.concurrent.atomic.AtomicLong movesThisRun = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean stopping;
     private volatile boolean interrupted;
+    /** How the run was started, kept in its folder for {@code --resume}; null when nobody asked. */
+    private Invocation invocation;
     /** The run being played (set once by {@link #run}). */
     private volatile TournamentRun currentRun;
 
@@ -70,11 +72,27 @@ public final class LocalRunner {
         this.timeouts = timeouts;
     }
 
+    /** Keeps {@code started} in the records folder, so that {@code taikai run --resume DIR} can start it again. */
+    public LocalRunner recording(Invocation started) {
+        this.invocation = started;
+        return this;
+    }
+
     public Ending run() throws IOException, ConfigException {
         TournamentSpec spec = plan.spec();
+        for (Entrant entrant : spec.entrants()) {
+            Optional<String> why = UsiEngine.whyNotStartable(plan.engineOf(entrant));
+            if (why.isPresent()) {
+                say("engine '" + entrant.name() + "' cannot be used: " + why.get() + "; no game was played");
+                return Ending.ABORTED;
+            }
+        }
         TournamentRun run = new TournamentRun(spec);
         currentRun = run;
         try (RunRecords records = RunRecords.open(plan, run)) {
+            if (invocation != null) {
+                invocation.writeTo(records.directory());
+            }
             records.warnings().forEach(w -> say("warning: " + w));
             Standings standings = run.standings();
             done.set(standings.gamesPlayed());
@@ -331,7 +349,7 @@ public final class LocalRunner {
             seat.close();
         }
         synchronized (run) {
-            say("interrupted: " + done.get() + " games recorded; run the same command again to resume");
+            say("interrupted: " + done.get() + " games recorded; resume with ./taikai run --resume " + plan.output());
         }
     }
 

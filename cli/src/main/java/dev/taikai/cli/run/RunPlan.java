@@ -2,12 +2,10 @@ package dev.taikai.cli.run;
 
 import dev.taikai.enginehost.catalog.Catalog;
 import dev.taikai.enginehost.catalog.EngineSpec;
-import dev.taikai.referee.game.Opening;
 import dev.taikai.tournament.Entrant;
 import dev.taikai.tournament.TournamentSpec;
 import java.nio.file.Path;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
  * A tournament to run on this machine: the spec, the catalog its engine ids refer to, where the records
@@ -33,6 +31,11 @@ public record RunPlan(TournamentSpec spec, Catalog catalog, Path output, boolean
         return Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
     }
 
+    /** This plan with its records in {@code folder}. */
+    public RunPlan withOutput(Path folder) {
+        return new RunPlan(spec, catalog, folder, restartEveryGame);
+    }
+
     /** The catalog entry of {@code entrant} with the entrant's own options set over the entry's. */
     public EngineSpec engineOf(Entrant entrant) {
         return catalog.engine(entrant.engineId())
@@ -41,59 +44,10 @@ public record RunPlan(TournamentSpec spec, Catalog catalog, Path output, boolean
     }
 
     /**
-     * Everything that decides which games are played and what they mean, as text: two runs with the same
-     * fingerprint may share an output directory (resume); concurrency and the output path are left out.
+     * Everything that decides which games are played and what they mean, as {@code key: value} lines
+     * ({@link RunSettings}): two runs with the same fingerprint may share a records folder (resume).
      */
     public String fingerprint() {
-        StringBuilder out = new StringBuilder();
-        TournamentSpec s = spec;
-        out.append("name=").append(s.name()).append('\n');
-        out.append("variant=").append(s.variant().name()).append('\n');
-        out.append("format=")
-                .append(s.format().id())
-                .append(" seeds=")
-                .append(s.seeds())
-                .append('\n');
-        out.append("rounds=")
-                .append(s.rounds())
-                .append(" games=")
-                .append(s.gamesPerPairing())
-                .append('\n');
-        for (Entrant entrant : s.entrants()) {
-            EngineSpec engine = engineOf(entrant);
-            out.append("entrant=")
-                    .append(entrant.name())
-                    .append(" tc=")
-                    .append(entrant.timeControl())
-                    .append(" overrun-margin-ms=")
-                    .append(entrant.marginMillis(s.overrunMargin()))
-                    .append(
-                            entrant.rounds().equals(Entrant.Rounds.ALL)
-                                    ? ""
-                                    : " rounds=" + entrant.rounds().from() + "-"
-                                            + entrant.rounds().until())
-                    .append(" command=")
-                    .append(engine.command())
-                    .append(" options=")
-                    .append(new TreeMap<>(engine.options()))
-                    .append(" quirks=")
-                    .append(engine.quirks())
-                    .append(" notation=")
-                    .append(engine.notation().id())
-                    .append(" variant-option=")
-                    .append(engine.variantOption())
-                    .append('\n');
-        }
-        for (Opening opening : s.openings()) {
-            out.append("opening=").append(opening).append('\n');
-        }
-        out.append("order=")
-                .append(s.randomOrder() ? "random" : "sequential")
-                .append(" seed=")
-                .append(s.seed())
-                .append('\n');
-        out.append("adjudication=").append(s.adjudication()).append('\n');
-        out.append("sprt=").append(s.sprt()).append('\n');
-        return out.toString();
+        return RunSettings.of(this).text();
     }
 }

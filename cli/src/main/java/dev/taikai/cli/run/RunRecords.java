@@ -35,7 +35,8 @@ import java.util.Optional;
  * A run's records, written the moment each game ends: the journal {@code games.jsonl} (one game per
  * line, flushed to disk before anything else: the source of truth for resuming), the game's KIF under
  * {@code games/}, {@code results.json} (games and standings, updated in place), and a log line in
- * {@code taikai.log}. {@code tournament.txt} holds the fingerprint that a resumed run must match.
+ * {@code taikai.log}. {@code tournament.txt} holds the settings ({@link RunSettings}) that a resumed run
+ * must match; a folder in which no game had a move is taken over by any tournament.
  */
 final class RunRecords implements AutoCloseable {
     private final RunPlan plan;
@@ -65,19 +66,30 @@ final class RunRecords implements AutoCloseable {
      */
     static RunRecords open(RunPlan plan, TournamentRun run) throws IOException, ConfigException {
         Path dir = plan.output();
-        Files.createDirectories(dir.resolve("games"));
-        Path fingerprintFile = dir.resolve("tournament.txt");
-        String fingerprint = plan.fingerprint();
-        if (Files.exists(fingerprintFile)) {
-            String existing = Files.readString(fingerprintFile, StandardCharsets.UTF_8);
-            if (!existing.equals(fingerprint)) {
-                throw new ConfigException(dir + " holds the records of a different tournament ("
-                        + firstDifference(existing, fingerprint) + "); choose another output directory or delete it");
-            }
-        } else {
-            Files.writeString(fingerprintFile, fingerprint, StandardCharsets.UTF_8);
+        if (Files.exists(dir) && !Files.isDirectory(dir)) {
+            throw new ConfigException(
+                    "the records folder " + dir + " is a file; name a folder (-out DIR, or 'output:')");
         }
+        try {
+            Files.createDirectories(dir.resolve("games"));
+        } catch (IOException e) {
+            throw new ConfigException("cannot create the records folder " + dir + ": " + reason(e));
+        }
+        Path settingsFile = dir.resolve("tournament.txt");
         Path journalFile = dir.resolve("games.jsonl");
+        RunSettings settings = RunSettings.of(plan);
+        if (Files.exists(settingsFile)) {
+            String existing = Files.readString(settingsFile, StandardCharsets.UTF_8);
+            Optional<RunSettings> earlier = RunSettings.parse(existing);
+            if (earlier.isEmpty() || !earlier.get().equals(settings)) {
+                int played = gamesWithMoves(journalFile);
+                if (played > 0) {
+                    throw new ConfigException(differentTournament(dir, played, earlier, settings));
+                }
+                startAfresh(dir, journalFile); // nothing was played there: the folder is free
+            }
+        }
+        Files.writeString(settingsFile, settings.text(), StandardCharsets.UTF_8);
         RunRecords records = new RunRecords(
                 plan,
                 run,
@@ -90,15 +102,60 @@ final class RunRecords implements AutoCloseable {
         return records;
     }
 
-    private static String firstDifference(String existing, String wanted) {
-        String[] a = existing.split("\n");
-        String[] b = wanted.split("\n");
-        for (int i = 0; i < Math.min(a.length, b.length); i++) {
-            if (!a[i].equals(b[i])) {
-                return "was '" + a[i] + "', now '" + b[i] + "'";
+    /** Why the folder is refused: how many games it holds and what differs, a line each. */
+    private static String differentTournament(Path dir, int played, Optional<RunSettings> earlier, RunSettings now) {
+        StringBuilder message = new StringBuilder(
+                dir + " holds " + played + (played == 1 ? " game" : " games") + " of a different tournament");
+        if (earlier.isEmpty()) {
+            message.append(" (its settings were written by an earlier Taikai and cannot be compared)");
+        } else {
+            message.append(":");
+            for (String difference : now.differencesFrom(earlier.get(), 8)) {
+                message.append("\n  ").append(difference);
             }
         }
-        return "settings differ";
+        return message.append("\nresume that run with ./taikai run --resume ")
+                .append(dir)
+                .append("; or start this one in another folder (another -out or output:, or none for a new one)")
+                .toString();
+    }
+
+    /** Games in the journal in which a move was played (a game whose engine never started has none). */
+    private static int gamesWithMoves(Path journalFile) throws IOException {
+        if (!Files.exists(journalFile)) {
+            return 0;
+        }
+        ObjectMapper mapper = new ObjectMapper();
+        int played = 0;
+        for (String line : Files.readAllLines(journalFile, StandardCharsets.UTF_8)) {
+            try {
+                if (!line.isBlank() && mapper.readTree(line).path("plies").asInt(1) > 0) {
+                    played++;
+                }
+            } catch (IOException e) {
+                played++; // unreadable: count it, so that nothing is thrown away unseen
+            }
+        }
+        return played;
+    }
+
+    /** Empties a folder whose games had no move, for another tournament. */
+    private static void startAfresh(Path dir, Path journalFile) throws IOException {
+        Files.deleteIfExists(journalFile);
+        Files.deleteIfExists(dir.resolve("results.json"));
+        try (var games = Files.list(dir.resolve("games"))) {
+            for (Path game : games.toList()) {
+                Files.deleteIfExists(game);
+            }
+        }
+    }
+
+    private static String reason(IOException e) {
+        return e instanceof java.nio.file.AccessDeniedException
+                ? "permission denied"
+                : e instanceof java.nio.file.FileAlreadyExistsException
+                        ? e.getMessage() + " is a file"
+                        : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
     /**

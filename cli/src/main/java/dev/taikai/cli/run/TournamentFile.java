@@ -58,8 +58,13 @@ public final class TournamentFile {
         String text;
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
+        } catch (java.nio.file.NoSuchFileException e) {
+            throw new ConfigException("tournament file " + file + " does not exist");
+        } catch (java.nio.file.AccessDeniedException e) {
+            throw new ConfigException("tournament file " + file + ": permission denied");
         } catch (IOException e) {
-            throw new ConfigException("cannot read tournament file " + file + ": " + e.getMessage());
+            throw new ConfigException("cannot read tournament file " + file + ": "
+                    + (Files.isDirectory(file) ? "it is a folder" : e.getMessage()));
         }
         Path dir = file.toAbsolutePath().getParent();
         YamlNode root = YamlNode.root(new StringReader(text), file.toString(), "the tournament file is empty");
@@ -131,7 +136,9 @@ public final class TournamentFile {
                 : RunPlan.defaultConcurrency();
         long seed = f.containsKey("seed") ? f.get("seed").number(Long.MIN_VALUE, Long.MAX_VALUE) : 1;
         Sprt sprt = f.containsKey("sprt") ? sprt(f.get("sprt")) : null;
-        Path output = f.containsKey("output") ? dir.resolve(f.get("output").nonEmpty()) : Path.of("results", name);
+        Path output = f.containsKey("output")
+                ? dir.resolve(f.get("output").nonEmpty())
+                : NewFolder.of(Path.of("results"), name);
         boolean restartEveryGame = false;
         if (f.containsKey("restart")) {
             String restart = f.get("restart").nonEmpty();

@@ -117,9 +117,7 @@ class ResumeTest {
                 dev.taikai.enginehost.config.ConfigException.class,
                 () -> Tournaments.run(TournamentFile.read(dir.resolve("b.yaml")), Timeouts.DEFAULT));
         assertTrue(
-                e.getMessage()
-                        .contains(
-                                "holds the records of a different tournament (was 'rounds=1 games=2', now 'rounds=2 games=2')"),
+                e.getMessage().contains("holds 2 games of a different tournament:\n  rounds: 1, now 2\n"),
                 e.getMessage());
     }
 

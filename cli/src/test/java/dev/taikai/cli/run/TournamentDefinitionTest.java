@@ -78,7 +78,10 @@ class TournamentDefinitionTest {
                 spec.entrants().get(0).timeControl());
         assertEquals(Adjudication.DEFAULT, spec.adjudication());
         assertEquals(RunPlan.defaultConcurrency(), spec.concurrency());
-        assertEquals(Path.of("results", "m"), plan.output());
+        assertEquals(Path.of("results"), plan.output().getParent(), "a new folder under results/");
+        assertTrue(
+                plan.output().getFileName().toString().matches("m-\\d{8}-\\d{6}"),
+                "the name and the time: " + plan.output());
         assertTrue(spec.openings().isEmpty());
     }
 
@@ -136,6 +139,37 @@ class TournamentDefinitionTest {
         Files.writeString(file, yaml.replace("\\n", "\n"));
         ConfigException e = assertThrows(ConfigException.class, () -> TournamentFile.read(file));
         assertTrue(e.getMessage().startsWith(file + message.substring("t.yaml".length())), e.getMessage());
+    }
+
+    @Test
+    void anEnginesOwnTimeControlReplacesTheEachOneWhole() throws Exception {
+        RunPlan plan = CutechessArguments.parse(List.of(
+                "-variant",
+                "minishogi",
+                "-engine",
+                "conf=taikai-1",
+                "tc=1",
+                "-engine",
+                "conf=taikai-2",
+                "-each",
+                "st=0.1",
+                "proto=usi"));
+        assertEquals(TimeControl.parse("1"), plan.spec().entrants().get(0).timeControl());
+        assertEquals(
+                TimeControl.parse("movetime 0.1"), plan.spec().entrants().get(1).timeControl());
+    }
+
+    @Test
+    void aTournamentFileThatCannotBeReadIsNamedOnce(@TempDir Path dir) {
+        Path missing = dir.resolve("missing.yaml");
+        assertEquals(
+                "tournament file " + missing + " does not exist",
+                assertThrows(ConfigException.class, () -> TournamentFile.read(missing))
+                        .getMessage());
+        assertEquals(
+                "cannot read tournament file " + dir + ": it is a folder",
+                assertThrows(ConfigException.class, () -> TournamentFile.read(dir))
+                        .getMessage());
     }
 
     @Test
@@ -230,6 +264,14 @@ class TournamentDefinitionTest {
                 "-variant minishogi -engine conf=taikai-1 arg=x -engine conf=taikai-2 | takes only name, option.* and time settings, not 'arg=x'",
                 "-variant minishogi -engine conf=taikai-1 timemargin=-5 -engine conf=taikai-2 | timemargin: an overrun margin is 0 to 60000 ms, not -5",
                 "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -timemargin soon | -timemargin needs a whole number, not 'soon'",
+                "-variant chess -engine conf=taikai-1 -engine conf=taikai-2 | unknown -variant 'chess'; the variants are minishogi, kyotoshogi",
+                "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -each proto=uci | -each proto=uci: engines speak USI here (proto=usi)",
+                "-variant minishogi -engine conf=taikai-1 proto=xboard -engine conf=taikai-2 | -engine proto=xboard: engines speak USI here (proto=usi); XBoard engines are not supported yet",
+                "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -each tc=1 st=0.1 | st=0.1 and tc=1 are two time controls; give one",
+                "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -sprt elo0=0 elo1=5 model=bogus | -sprt model=bogus: the SPRT here is in normalized Elo",
+                "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -openings file=x.pgn format=pgn | -openings format=pgn: an opening suite is SFEN lines",
+                "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -resign movecount=3 score=600 twosided=false | -resign twosided=false: resign adjudication is always two-sided",
+                "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -each nodes | -each setting 'nodes' is not key=value",
             })
     void badFlagsSayWhatIsWrong(String commandLine, String message) {
         ConfigException e =

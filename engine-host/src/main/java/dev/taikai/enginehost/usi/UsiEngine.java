@@ -99,6 +99,14 @@ public final class UsiEngine implements StartResult, EngineSession {
     }
 
     /**
+     * Why the program of {@code spec} cannot be started (missing, not executable, not on PATH), or empty:
+     * for a check before a run's first game.
+     */
+    public static Optional<String> whyNotStartable(EngineSpec spec) {
+        return EngineProcess.whyNotStartable(spec);
+    }
+
+    /**
      * Starts the engine, completes the handshake, selects {@code variant} and sends the catalog's options,
      * then waits for {@code readyok}.
      */

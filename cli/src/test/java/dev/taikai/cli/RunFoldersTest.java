@@ -1,0 +1,163 @@
+package dev.taikai.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Where a run's records go: a new folder for every run unless one is named; a named folder of another
+ * tournament refused with what differs; a folder in which nothing was played taken over; resuming by
+ * folder; file-system mistakes as one line.
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class RunFoldersTest {
+    private static final String[] QUICK = {"-each", "nodes=20", "-rounds", "1", "-games", "2", "-maxmoves", "12"};
+
+    @Test
+    void twoRunsWithoutOutGetTwoCompleteFolders(@TempDir Path dir) throws Exception {
+        List<String> first = run(dir, "-variant", "minishogi", "-engine", "conf=taikai-1", "-engine", "conf=taikai-2");
+        List<String> again = run(dir, "-variant", "minishogi", "-engine", "conf=taikai-1", "-engine", "conf=taikai-2");
+        List<String> other = run(dir, "-variant", "kyotoshogi", "-engine", "conf=taikai-1", "-engine", "conf=taikai-3");
+        List<Path> folders;
+        try (Stream<Path> listed = Files.list(dir.resolve("results"))) {
+            folders = listed.sorted().toList();
+        }
+        assertEquals(3, folders.size(), "a new folder each run: " + folders + "\n" + first + again + other);
+        for (Path folder : folders) {
+            assertTrue(folder.getFileName().toString().matches("taikai-\\d{8}-\\d{6}(-\\d+)?"), folder.toString());
+            JsonNode results =
+                    new ObjectMapper().readTree(folder.resolve("results.json").toFile());
+            assertEquals(2, results.get("games").size(), "every game played in " + folder);
+            try (Stream<Path> kifs = Files.list(folder.resolve("games"))) {
+                assertEquals(2, kifs.count());
+            }
+        }
+    }
+
+    @Test
+    void aNamedFolderOfAnotherTournamentIsRefusedWithWhatDiffers(@TempDir Path dir) {
+        String out = dir.resolve("mine").toString();
+        CliRun first = quick("-out", out, "-engine", "conf=taikai-1", "name=a", "-engine", "conf=taikai-2", "name=b");
+        assertEquals(0, first.exitCode(), first.err());
+        CliRun changed = quick("-out", out, "-engine", "conf=taikai-1", "name=a", "-engine", "conf=taikai-3", "name=b");
+        assertEquals(2, changed.exitCode(), changed.err());
+        String err = changed.err();
+        assertTrue(err.contains(out + " holds 2 games of a different tournament:"), err);
+        assertTrue(err.contains("  engine b: built-in taikai-2, now built-in taikai-3"), err);
+        assertTrue(err.contains("resume that run with ./taikai run --resume " + out), err);
+        assertFalse(err.contains("Exception") || err.contains("/jvm/") || err.contains(".jar"), err);
+        assertTrue(err.lines().count() <= 4, "short: " + err);
+        assertFalse(changed.out().contains("Standings"), "no report after a refused start: " + changed.out());
+
+        CliRun same = quick("-out", out, "-engine", "conf=taikai-1", "name=a", "-engine", "conf=taikai-2", "name=b");
+        assertEquals(0, same.exitCode(), same.err());
+        assertTrue(same.err().contains("2 already played (resuming)"), same.err());
+    }
+
+    @Test
+    void aFolderWhereNothingWasPlayedIsTakenOver(@TempDir Path dir) throws Exception {
+        String out = dir.resolve("fixed").toString();
+        CliRun broken = quick("-out", out, "-engine", "conf=taikai-1", "name=a", "-engine", "cmd=/bin/false", "name=b");
+        JsonNode lost = new ObjectMapper().readTree(Path.of(out, "results.json").toFile());
+        assertEquals(2, lost.get("games").size(), broken.err());
+        for (JsonNode game : lost.get("games")) {
+            assertEquals(0, game.get("plies").asInt(), "b never started: " + game);
+        }
+        CliRun fixed = quick("-out", out, "-engine", "conf=taikai-1", "name=a", "-engine", "conf=taikai-2", "name=b");
+        assertEquals(0, fixed.exitCode(), fixed.err());
+        JsonNode results =
+                new ObjectMapper().readTree(Path.of(out, "results.json").toFile());
+        assertEquals(2, results.get("games").size());
+        for (JsonNode game : results.get("games")) {
+            assertTrue(game.get("plies").asInt() > 0, "played by the fixed engine: " + game);
+        }
+        String settings = Files.readString(Path.of(out, "tournament.txt"), StandardCharsets.UTF_8);
+        assertTrue(settings.contains("engine a: built-in taikai-1\n"), settings);
+        assertFalse(
+                settings.contains("java") || settings.contains(".jar"), "nothing of this installation: " + settings);
+    }
+
+    @Test
+    void aRunResumesByItsFolder(@TempDir Path dir) throws Exception {
+        String out = dir.resolve("resumable").toString();
+        CliRun first = quick("-out", out, "-engine", "conf=taikai-1", "-engine", "conf=taikai-2");
+        assertEquals(0, first.exitCode(), first.err());
+        Path journal = Path.of(out, "games.jsonl");
+        List<String> lines = Files.readAllLines(journal);
+        Files.write(journal, lines.subList(0, 1)); // as if stopped after its first game
+        CliRun resumed = CliRun.of("run", "--resume", out);
+        assertEquals(0, resumed.exitCode(), resumed.err());
+        assertTrue(resumed.err().contains("1 already played (resuming)"), resumed.err());
+        assertEquals(2, Files.readAllLines(journal).size());
+
+        CliRun none = CliRun.of("run", "--resume", dir.toString());
+        assertEquals(2, none.exitCode());
+        assertEquals(1, none.err().lines().count(), none.err());
+        assertTrue(none.err().contains(dir + " holds no run to resume"), none.err());
+    }
+
+    @Test
+    void anOutputThatIsAFileIsOneLine(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("taken"), "mine");
+        CliRun run = quick("-out", file.toString(), "-engine", "conf=taikai-1", "-engine", "conf=taikai-2");
+        assertEquals(2, run.exitCode(), run.err());
+        assertEquals(1, run.err().lines().count(), run.err());
+        assertTrue(run.err().contains("the records folder " + file + " is a file"), run.err());
+        assertEquals("mine", Files.readString(file), "left alone");
+    }
+
+    @Test
+    void anEngineThatCannotStartIsOneLineBeforeAnyGame(@TempDir Path dir) {
+        Path out = dir.resolve("never");
+        CliRun run = quick("-out", out.toString(), "-engine", "conf=taikai-1", "-engine", "cmd=/no/such/engine");
+        assertEquals(1, run.exitCode(), run.err());
+        assertEquals(
+                List.of("engine 'engine' cannot be used: engine program /no/such/engine does not exist; no game was"
+                        + " played"),
+                run.err().lines().toList());
+        assertEquals("", run.out(), "no standings of a run that never began");
+        assertFalse(Files.exists(out), "no records folder");
+    }
+
+    private static CliRun quick(String... args) {
+        List<String> all = new ArrayList<>(List.of("run", "-variant", "minishogi"));
+        all.addAll(List.of(args));
+        all.addAll(List.of(QUICK));
+        return CliRun.of(all.toArray(String[]::new));
+    }
+
+    /** {@code taikai run ARGS} as a new user runs it: a process of its own in {@code dir}, no -out. */
+    private static List<String> run(Path dir, String... args) throws Exception {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.taikai.cli.Taikai",
+                "run"));
+        command.addAll(List.of(args));
+        command.addAll(List.of(QUICK));
+        Process process = new ProcessBuilder(command)
+                .directory(dir.toFile())
+                .redirectErrorStream(true)
+                .start();
+        List<String> output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8)
+                .lines()
+                .toList();
+        assertTrue(process.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(0, process.exitValue(), String.join("\n", output));
+        return output;
+    }
+}
