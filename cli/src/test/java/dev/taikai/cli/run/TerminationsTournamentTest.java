@@ -121,8 +121,23 @@ class TerminationsTournamentTest {
                                     ? 1.0
                                     : 0.0),
                     Double::sum);
-            assertTrue(Files.exists(
-                    plan.output().resolve("games").resolve(game.get("id").asText() + ".kif")));
+            String kif = Files.readString(
+                    plan.output().resolve("games").resolve(game.get("id").asText() + ".kif"));
+            String ending = kif.lines()
+                    .filter(line -> line.matches(" *\\d+ [^ (]+"))
+                    .reduce((first, second) -> second)
+                    .map(line -> line.trim().split(" ")[1])
+                    .orElse("none");
+            Set<String> words = switch (game.get("termination").asText()) {
+                case "checkmate", "stalemate" -> Set.of("詰み");
+                case "resignation" -> Set.of("投了");
+                case "repetition" -> Set.of("千日手");
+                case "time_forfeit" -> Set.of("時間切れ");
+                case "illegal_move", "stall", "disconnect" -> Set.of("反則負け");
+                case "perpetual_check" -> Set.of("反則勝ち");
+                default -> result.equals("draw") ? Set.of("持将棋") : Set.of("投了", "none");
+            };
+            assertTrue(words.contains(ending), game.get("termination") + " ends the KIF with " + ending + ":\n" + kif);
         }
         assertEquals(10, seen.size(), "every termination kind: " + seen);
 

@@ -10,18 +10,23 @@ import dev.taikai.rules.Position;
 import dev.taikai.rules.Result;
 import dev.taikai.rules.Sfen;
 import dev.taikai.rules.Square;
-import dev.taikai.rules.Termination;
 import dev.taikai.rules.Usi;
 import dev.taikai.rules.Variant;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Optional;
 
 /**
- * A game record as KIF (UTF-8), the notation of shogi software. The header names the variant
- * ({@code 手合割：五々将棋} or {@code 京都将棋}); a start other than the variant's shows the board. Kyoto
- * moves are written as lishogi writes them: the face that moves, and {@code 成} on every turn-over.
+ * A game record as KIF (UTF-8), the notation of shogi software, as lishogi writes it and reads it back:
+ * the header names the variant ({@code 手合割：5五将棋} or {@code 手合割：京都将棋}); a start other than the
+ * variant's shows the board. Kyoto moves are written the lishogi way: the face that moves, and {@code 成}
+ * on every turn-over. The time field is KIF's whole seconds (the parsers read no other); a comment after
+ * each move ({@code *}) gives its time in milliseconds with the engine's evaluation and depth. The game
+ * ends with KIF's word for how it ended ({@code 詰み}, {@code 投了}, {@code 千日手}, {@code 時間切れ},
+ * {@code 反則負け} or {@code 反則勝ち}, {@code 持将棋} for an adjudicated draw), a comment with Taikai's
+ * termination and detail, and the result.
  */
 public final class Kif {
     private static final String FILES = "０１２３４５";
@@ -50,7 +55,7 @@ public final class Kif {
                 .append('\n');
         out.append("棋戦：").append(event).append(' ').append(record.id()).append('\n');
         out.append("手合割：")
-                .append(variant == Variant.MINISHOGI ? "五々将棋" : "京都将棋")
+                .append(variant == Variant.MINISHOGI ? "5五将棋" : "京都将棋")
                 .append('\n');
         out.append("先手：").append(a.sente()).append('\n');
         out.append("後手：").append(a.gote()).append('\n');
@@ -87,6 +92,7 @@ public final class Kif {
                     total[mover.index()] / 3600,
                     total[mover.index()] / 60 % 60,
                     total[mover.index()] % 60));
+            out.append(comment(moves.get(i))).append('\n');
             previousTo = Move.to(move);
             position = position.play(move);
         }
@@ -95,19 +101,38 @@ public final class Kif {
                 .append(" — ")
                 .append(record.outcome().detail())
                 .append('\n');
-        out.append(String.format(
-                "%4d %s%n", moves.size() + 1, ending(record.outcome().termination())));
+        Optional<String> ending = ending(record.outcome(), position.sideToMove());
+        ending.ifPresent(word -> out.append(String.format("%4d %s%n", moves.size() + 1, word)));
         Color winner = record.outcome().winner();
         out.append("まで").append(moves.size()).append("手で");
         out.append(record.outcome().result() == Result.DRAW ? "引き分け" : (winner == Color.SENTE ? "先手" : "後手") + "の勝ち");
         return out.append('\n').toString();
     }
 
+    /** {@code *time 52 ms, score cp 58, depth 11}: what the time field's whole seconds and the moves leave out. */
+    private static String comment(MoveRecord move) {
+        StringBuilder text = new StringBuilder("*time ")
+                .append(Math.round(move.timeNanos() / 1e6))
+                .append(" ms");
+        if (move.score() != null) {
+            text.append(", score ")
+                    .append(move.score().mate() ? "mate " : "cp ")
+                    .append(move.score().value());
+        }
+        if (move.depth() >= 0) {
+            text.append(", depth ").append(move.depth());
+        }
+        return text.toString();
+    }
+
     private static String moveText(Position position, int move, int previousTo) {
         Variant variant = position.variant();
         int to = Move.to(move);
         String where = to == previousTo ? "同　" : square(to);
-        String piece = kanji(variant, Move.pieceType(move));
+        // a moving promoted silver is 成銀 in a move, as lishogi's parser wants (全 on the board)
+        String piece = variant == Variant.MINISHOGI && Move.pieceType(move) == (Piece.SILVER | Piece.PROMOTED)
+                ? "成銀"
+                : kanji(variant, Move.pieceType(move));
         if (Move.isDrop(move)) {
             return where + piece + "打";
         }
@@ -168,15 +193,23 @@ public final class Kif {
         };
     }
 
-    private static String ending(Termination termination) {
-        return switch (termination) {
-            case CHECKMATE, STALEMATE -> "詰み";
-            case REPETITION -> "千日手";
-            case PERPETUAL_CHECK, ILLEGAL_MOVE -> "反則負け";
-            case RESIGNATION -> "投了";
-            case TIME_FORFEIT, STALL -> "切れ負け";
-            case DISCONNECT, ADJUDICATION -> "中断";
-        };
+    /**
+     * KIF's word for the ending, said of the side to move: {@code 投了} and {@code 時間切れ} that it lost so,
+     * {@code 反則負け} that it broke a rule (an illegal move; an engine that crashed or went silent, which
+     * the comment says), {@code 反則勝ち} that its opponent did (a perpetual check); empty when no word fits
+     * (an adjudicated loss of the side that has just moved: the result line alone says it).
+     */
+    private static Optional<String> ending(dev.taikai.rules.Outcome outcome, Color toMove) {
+        boolean toMoveLost = outcome.winner() == toMove.opposite();
+        return Optional.ofNullable(
+                switch (outcome.termination()) {
+                    case CHECKMATE, STALEMATE -> "詰み";
+                    case REPETITION -> "千日手";
+                    case RESIGNATION -> "投了";
+                    case TIME_FORFEIT -> "時間切れ";
+                    case PERPETUAL_CHECK, ILLEGAL_MOVE, STALL, DISCONNECT -> toMoveLost ? "反則負け" : "反則勝ち";
+                    case ADJUDICATION -> outcome.result() == Result.DRAW ? "持将棋" : toMoveLost ? "投了" : null;
+                });
     }
 
     private static void board(StringBuilder out, Position position) {

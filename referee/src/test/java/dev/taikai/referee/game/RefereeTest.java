@@ -62,12 +62,13 @@ class RefereeTest {
                 TimeControl.nodes(1),
                 Adjudication.DEFAULT);
         String kif = Kif.write(record, "test");
-        assertTrue(kif.contains("手合割：五々将棋\n"), kif);
+        assertTrue(kif.contains("手合割：5五将棋\n"), kif);
         assertTrue(kif.contains("先手：sente\n後手：gote\n"), kif);
         assertTrue(kif.contains("|v飛 ・ ・ ・ ・|一") || kif.contains("| ・ ・ ・ ・v玉|一"), kif);
         assertTrue(kif.contains("   1 ５四玉(55)"), kif);
         assertTrue(kif.contains("   2 １四飛不成(15)"), kif);
-        assertTrue(kif.contains("  13 反則負け"), kif);
+        assertTrue(kif.contains("  13 反則勝ち"), "gote's perpetual check: sente, to move, wins\n" + kif);
+        assertTrue(kif.contains("( 0:00/00:00:00)\n*time "), "each move has its comment: " + kif);
         assertTrue(kif.trim().endsWith("まで12手で先手の勝ち"), kif);
 
         GameRecord kyoto = play(
@@ -81,6 +82,7 @@ class RefereeTest {
         assertTrue(kyotoKif.contains("   1 ４四と成(55)"), kyotoKif);
         assertTrue(kyotoKif.contains("   2 ２二と成(11)"), kyotoKif);
         assertTrue(kyotoKif.contains("   3 ４三香成(44)"), kyotoKif);
+        assertTrue(kyotoKif.contains("   4 持将棋\n"), "a draw by the move limit: " + kyotoKif);
         assertTrue(kyotoKif.trim().endsWith("まで3手で引き分け"), kyotoKif);
     }
 
