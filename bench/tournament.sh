@@ -33,7 +33,7 @@ throughput() { # label concurrency engine-args... -> one table row
   local dir="$out/$label-c$concurrency"
   local start end
   start=$(date +%s%N)
-  "$root/taikai" run -variant minishogi "$@" -rounds $((games / 2)) -games 2 -concurrency "$concurrency" \
+  "$root/taikai" run --verbose -variant minishogi "$@" -rounds $((games / 2)) -games 2 -concurrency "$concurrency" \
     -maxmoves 100 -out "$dir" > "$dir.txt" 2> "$dir.progress"
   end=$(date +%s%N)
   local seconds; seconds=$(awk -v ns=$((end - start)) 'BEGIN { printf "%.2f", ns / 1e9 }')

@@ -257,8 +257,8 @@ final class ClusterCommand implements Runnable {
             }
             String id = state.getTournamentId();
             err.printf(
-                    "%s: tournament %s accepted by the scheduler, %d games planned%n",
-                    plan.spec().name(), id, state.getPlannedGames());
+                    "%s: tournament %s accepted by the scheduler, %s planned%n",
+                    plan.spec().name(), id, dev.taikai.cli.run.Plural.games(state.getPlannedGames()));
             err.flush();
             if (detach) {
                 spec.commandLine().getOut().println(id);
@@ -378,7 +378,7 @@ final class ClusterCommand implements Runnable {
                 records.add(record);
                 err.printf(
                         Locale.ROOT,
-                        "[%d/%d] %s %s vs %s: %s by %s (%d plies, referee %s) | %.0f s elapsed%n",
+                        "[%d/%d] %s %s vs %s: %s by %s (%s, referee %s) | %.0f s elapsed%n",
                         records.size(),
                         state.getPlannedGames(),
                         game.id(),
@@ -386,7 +386,7 @@ final class ClusterCommand implements Runnable {
                         game.assignment().gote(),
                         game.winner() == null ? "draw" : game.winner() + " wins",
                         game.outcome().termination().name().toLowerCase(Locale.ROOT),
-                        game.plies(),
+                        dev.taikai.cli.run.Plural.plies(game.plies()),
                         record.getRefereeId(),
                         (System.nanoTime() - started) / 1e9);
             }

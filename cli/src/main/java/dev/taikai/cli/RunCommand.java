@@ -35,6 +35,7 @@ import picocli.CommandLine.Unmatched;
                     + " -out DIR (or the file's output:), else a new folder results/<name>-<date>-<time> for every run."
                     + " './taikai run --resume DIR' resumes an interrupted run, as does the same command with -out DIR. Exit codes: 0 finished (or SPRT concluded),"
                     + " 1 stopped by an engine that cannot be used, 2 bad tournament, 130 interrupted.",
+            "--verbose adds the run's own figures (manager CPU per move) to the report.",
             "Tournament file keys and defaults: docs/tournaments.md."
         })
 final class RunCommand implements Callable<Integer> {
@@ -50,16 +51,21 @@ final class RunCommand implements Callable<Integer> {
             spec.commandLine().usage(spec.commandLine().getOut());
             return args.isEmpty() ? ExitCodes.USAGE : 0;
         }
-        List<String> given = args;
+        boolean verbose = args.contains("--verbose");
+        List<String> given =
+                args.stream().filter(arg -> !arg.equals("--verbose")).toList();
+        if (given.isEmpty()) {
+            throw new ExitCodes.UsageException("run needs a tournament file or flags (./taikai run --help)");
+        }
         RunPlan plan;
         try {
             Path resumed = null;
-            if (args.get(0).equals("--resume")) {
-                if (args.size() != 2 || args.get(1).startsWith("-")) {
+            if (given.get(0).equals("--resume")) {
+                if (given.size() != 2 || given.get(1).startsWith("-")) {
                     throw new ConfigException(
                             "--resume takes one records folder and nothing else: ./taikai run" + " --resume DIR");
                 }
-                resumed = Path.of(args.get(1));
+                resumed = Path.of(given.get(1));
                 given = Invocation.of(resumed).args();
             }
             plan = given.size() == 1 && !given.get(0).startsWith("-")
@@ -77,6 +83,7 @@ final class RunCommand implements Callable<Integer> {
                             spec.commandLine().getOut(),
                             spec.commandLine().getErr())
                     .recording(Invocation.here(given))
+                    .verbose(verbose)
                     .run());
         } catch (ConfigException e) {
             throw new ExitCodes.UsageException(e.getMessage());

@@ -58,6 +58,8 @@ public final class LocalRunner {
     private volatile boolean interrupted;
     /** How the run was started, kept in its folder for {@code --resume}; null when nobody asked. */
     private Invocation invocation;
+
+    private boolean verbose;
     /** The run being played (set once by {@link #run}). */
     private volatile TournamentRun currentRun;
 
@@ -70,6 +72,12 @@ public final class LocalRunner {
         this.out = out;
         this.progress = progress;
         this.timeouts = timeouts;
+    }
+
+    /** With {@code on}, the report ends with the run's own figures (games per second, manager CPU per move). */
+    public LocalRunner verbose(boolean on) {
+        this.verbose = on;
+        return this;
     }
 
     /** Keeps {@code started} in the records folder, so that {@code taikai run --resume DIR} can start it again. */
@@ -139,14 +147,16 @@ public final class LocalRunner {
             }
             long moves = movesThisRun.get();
             double cpuSeconds = processCpuNanos() / 1e9;
-            out.printf(
-                    Locale.ROOT,
-                    "%nThis run: %d games in %.1f s, manager CPU %.2f s (%.1f µs per move over %d moves)%n",
-                    done.get() - baseline,
-                    (System.nanoTime() - started) / 1e9,
-                    cpuSeconds,
-                    moves == 0 ? 0 : cpuSeconds * 1e6 / moves,
-                    moves);
+            if (verbose) {
+                out.printf(
+                        Locale.ROOT,
+                        "%nThis run: %d games in %.1f s, manager CPU %.2f s (%.1f µs per move over %d moves)%n",
+                        done.get() - baseline,
+                        (System.nanoTime() - started) / 1e9,
+                        cpuSeconds,
+                        moves == 0 ? 0 : cpuSeconds * 1e6 / moves,
+                        moves);
+            }
             out.printf("%nRecords: %s (results.json, games/*.kif, taikai.log)%n", records.directory());
             out.flush();
         }
@@ -172,7 +182,7 @@ public final class LocalRunner {
         String planned = switch (run.spec().format()) {
             case LEAGUE, SWISS -> run.spec().rounds() + " rounds";
             case KNOCKOUT -> "single elimination";
-            default -> run.paired() + " games planned";
+            default -> Plural.games(run.paired()) + " planned";
         };
         return planned + (played > 0 ? ", " + played + " already played (resuming)" : "");
     }
@@ -322,7 +332,7 @@ public final class LocalRunner {
         String result = record.winner() == null ? "draw" : record.winner() + " wins";
         say(String.format(
                 Locale.ROOT,
-                "[%d/%d] %s %s vs %s: %s by %s (%d plies) | leader %s %.1f/%d | %s elapsed, ETA %s",
+                "[%d/%d] %s %s vs %s: %s by %s (%s) | leader %s %.1f/%d | %s elapsed, ETA %s",
                 finished,
                 planned,
                 record.id(),
@@ -330,7 +340,7 @@ public final class LocalRunner {
                 record.assignment().gote(),
                 result,
                 record.outcome().termination().name().toLowerCase(Locale.ROOT),
-                record.plies(),
+                Plural.plies(record.plies()),
                 leader.engine(),
                 leader.points(),
                 leader.games(),

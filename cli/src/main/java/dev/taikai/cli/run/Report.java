@@ -29,11 +29,11 @@ public final class Report {
     public static void print(PrintWriter out, TournamentSpec spec, Standings standings) {
         out.printf(
                 Locale.ROOT,
-                "%nStandings of %s (%s, %s, %d games)%n",
+                "%nStandings of %s (%s, %s, %s)%n",
                 spec.name(),
                 spec.variant().name(),
                 spec.format().id(),
-                standings.gamesPlayed());
+                Plural.games(standings.gamesPlayed()));
         out.printf(
                 Locale.ROOT,
                 "%4s  %-20s %6s %7s %5s %5s %5s %8s %7s%n",
@@ -61,6 +61,7 @@ public final class Report {
                     elo(row.eloError(), false));
         }
         out.println("  Elo: maximum-likelihood fit over all games (Bradley-Terry, draws as half points), 95% intervals"
+                + " of the fit"
                 + (standings.ratingsUsePrior()
                         ? "; the games separate the field, so one virtual draw per pairing keeps"
                                 + " the ratings finite"
@@ -165,12 +166,18 @@ public final class Report {
         Wdl wdl = standings.between(a, b);
         EloInterval elo = EloInterval.of(wdl);
         Pentanomial pairs = standings.pentanomial(a, b);
-        out.printf(Locale.ROOT, "%nMatch %s vs %s: %d games, score %.1f%%%n", a, b, wdl.games(), 100 * wdl.score());
         out.printf(
                 Locale.ROOT,
-                "  Elo difference: %s ± %s, LOS: %.1f %%, draw ratio: %.1f %%%n",
+                "%nMatch %s vs %s: %s, score %.1f%%%n",
+                a,
+                b,
+                Plural.games(wdl.games()),
+                100 * wdl.score());
+        out.printf(
+                Locale.ROOT,
+                "  Elo difference: %s %s, LOS: %.1f %%, draw ratio: %.1f %%%n",
                 elo(elo.elo(), true),
-                elo(elo.error(), false),
+                interval(elo.error(), "games", wdl.games()),
                 100 * wdl.los(),
                 100 * wdl.drawRatio());
         long[] counts = pairs.counts();
@@ -189,9 +196,9 @@ public final class Report {
             EloInterval pairElo = EloInterval.of(pairs);
             out.printf(
                     Locale.ROOT,
-                    "  Pentanomial Elo: %s ± %s, normalized Elo: %s%n",
+                    "  Pentanomial Elo: %s %s, normalized Elo: %s%n",
                     elo(pairElo.elo(), true),
-                    elo(pairElo.error(), false),
+                    interval(pairElo.error(), "pairs", pairs.pairs()),
                     elo(pairs.normalizedElo(), true));
         }
         Sprt sprt = spec.sprt();
@@ -216,6 +223,22 @@ public final class Report {
         }
     }
 
+    /**
+     * {@code ± 12.3 (95%, from the spread of N games)}, or why there is none: the match block's intervals
+     * come from how the results varied, and results that did not vary give none (the standings' come
+     * from the rating fit, which treats every game as a score of its own).
+     */
+    private static String interval(double error, String what, long count) {
+        if (count < 2 || Double.isNaN(error) || Double.isInfinite(error) || error <= 0) {
+            return "(no interval: "
+                    + (count < 2
+                            ? "one of the " + what + " only"
+                            : "every one of the " + count + " " + what + " ended alike")
+                    + ")";
+        }
+        return "± " + elo(error, false) + " (95%, from the spread of " + count + " " + what + ")";
+    }
+
     static String elo(double value, boolean signed) {
         if (Double.isNaN(value)) {
             return "-";
@@ -223,6 +246,7 @@ public final class Report {
         if (Double.isInfinite(value)) {
             return value > 0 ? (signed ? "+inf" : "inf") : "-inf";
         }
-        return String.format(Locale.ROOT, signed ? "%+.1f" : "%.1f", value);
+        double rounded = Math.round(value * 10) / 10.0 + 0.0; // no "-0.0"
+        return String.format(Locale.ROOT, signed && rounded != 0 ? "%+.1f" : "%.1f", rounded);
     }
 }
