@@ -93,7 +93,8 @@ class RunFoldersTest {
     @Test
     void aRunResumesByItsFolder(@TempDir Path dir) throws Exception {
         String out = dir.resolve("resumable").toString();
-        CliRun first = quick("-out", out, "-engine", "conf=taikai-1", "-engine", "conf=taikai-2");
+        // a name with ": " in it, as in the settings' own lines, resumes too
+        CliRun first = quick("-out", out, "-engine", "conf=taikai-1", "name=a: one", "-engine", "conf=taikai-2");
         assertEquals(0, first.exitCode(), first.err());
         Path journal = Path.of(out, "games.jsonl");
         List<String> lines = Files.readAllLines(journal);

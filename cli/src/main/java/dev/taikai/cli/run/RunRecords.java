@@ -80,8 +80,8 @@ final class RunRecords implements AutoCloseable {
         RunSettings settings = RunSettings.of(plan);
         if (Files.exists(settingsFile)) {
             String existing = Files.readString(settingsFile, StandardCharsets.UTF_8);
-            Optional<RunSettings> earlier = RunSettings.parse(existing);
-            if (earlier.isEmpty() || !earlier.get().equals(settings)) {
+            if (!existing.equals(settings.text())) {
+                Optional<RunSettings> earlier = RunSettings.parse(existing);
                 int played = gamesWithMoves(journalFile);
                 if (played > 0) {
                     throw new ConfigException(differentTournament(dir, played, earlier, settings));

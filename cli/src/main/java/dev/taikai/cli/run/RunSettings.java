@@ -126,16 +126,6 @@ final class RunSettings {
         return shown;
     }
 
-    @Override
-    public boolean equals(Object other) {
-        return other instanceof RunSettings o && o.lines.equals(lines);
-    }
-
-    @Override
-    public int hashCode() {
-        return lines.hashCode();
-    }
-
     /** {@code built-in ID} for the engines every run knows (by their command), else the command line as written. */
     private static String program(EngineSpec engine) {
         Optional<String> builtIn = BuiltinCatalog.get().engines().stream()
