@@ -3,6 +3,7 @@ package dev.taikai.cli;
 import dev.taikai.access.Role;
 import dev.taikai.cli.cluster.LocalCluster;
 import dev.taikai.cli.cluster.SchedulerClient;
+import dev.taikai.cli.run.Plural;
 import dev.taikai.cli.run.RecordsFolder;
 import dev.taikai.cli.run.RunPlan;
 import dev.taikai.cli.run.TournamentFile;
@@ -258,7 +259,7 @@ final class ClusterCommand implements Runnable {
             String id = state.getTournamentId();
             err.printf(
                     "%s: tournament %s accepted by the scheduler, %s planned%n",
-                    plan.spec().name(), id, dev.taikai.cli.run.Plural.games(state.getPlannedGames()));
+                    plan.spec().name(), id, Plural.games(state.getPlannedGames()));
             err.flush();
             if (detach) {
                 spec.commandLine().getOut().println(id);
@@ -332,7 +333,7 @@ final class ClusterCommand implements Runnable {
     private static RunPlan plan(Path file, Path out) throws IOException {
         try {
             RunPlan plan = TournamentFile.read(file);
-            return out == null ? plan : new RunPlan(plan.spec(), plan.catalog(), out, plan.restartEveryGame());
+            return out == null ? plan : plan.withOutput(out);
         } catch (ConfigException e) {
             throw new ExitCodes.UsageException(e.getMessage());
         }
@@ -386,7 +387,7 @@ final class ClusterCommand implements Runnable {
                         game.assignment().gote(),
                         game.winner() == null ? "draw" : game.winner() + " wins",
                         game.outcome().termination().name().toLowerCase(Locale.ROOT),
-                        dev.taikai.cli.run.Plural.plies(game.plies()),
+                        Plural.plies(game.plies()),
                         record.getRefereeId(),
                         (System.nanoTime() - started) / 1e9);
             }

@@ -1,6 +1,7 @@
 package dev.taikai.cli;
 
 import dev.taikai.cli.run.LocalRunner;
+import dev.taikai.cli.run.NewFolder;
 import dev.taikai.cli.run.RunPlan;
 import dev.taikai.enginehost.catalog.BuiltinCatalog;
 import dev.taikai.enginehost.catalog.Catalog;
@@ -76,7 +77,7 @@ final class DemoCommand implements Callable<Integer> {
                     "demo: Debian's fairy-stockfish is not installed (apt-get install fairy-stockfish); the built-in"
                             + " levels play alone");
         }
-        Path runDir = dev.taikai.cli.run.NewFolder.of(base, "demo");
+        Path runDir = NewFolder.of(base, "demo");
         int exit = 0;
         for (Variant variant : Variant.all()) {
             TournamentSpec tournament = new TournamentSpec(

@@ -63,7 +63,7 @@ final class RunCommand implements Callable<Integer> {
             if (given.get(0).equals("--resume")) {
                 if (given.size() != 2 || given.get(1).startsWith("-")) {
                     throw new ConfigException(
-                            "--resume takes one records folder and nothing else: ./taikai run" + " --resume DIR");
+                            "--resume takes one records folder and nothing else: ./taikai run --resume DIR");
                 }
                 resumed = Path.of(given.get(1));
                 given = Invocation.of(resumed).args();

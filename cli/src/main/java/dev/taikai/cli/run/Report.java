@@ -140,11 +140,10 @@ public final class Report {
         if (excused > 0) {
             out.printf(
                     Locale.ROOT,
-                    "Note: %d %s past the overrun margin only while the engine waited for a CPU, and did not"
+                    "Note: %s went past the overrun margin only while the engine waited for a CPU, and did not"
                             + " lose (cpu-excused): the machine was busier than the games; fewer games at once"
                             + " measure engines more evenly%n",
-                    excused,
-                    excused == 1 ? "move went" : "moves went");
+                    Plural.of(excused, "move", "moves"));
         }
         for (ClockUse use : uses) {
             if (use.losesTooOften()) {

@@ -104,8 +104,8 @@ final class RunRecords implements AutoCloseable {
 
     /** Why the folder is refused: how many games it holds and what differs, a line each. */
     private static String differentTournament(Path dir, int played, Optional<RunSettings> earlier, RunSettings now) {
-        StringBuilder message = new StringBuilder(
-                dir + " holds " + played + (played == 1 ? " game" : " games") + " of a different tournament");
+        StringBuilder message =
+                new StringBuilder(dir + " holds " + Plural.games(played) + " of a different tournament");
         if (earlier.isEmpty()) {
             message.append(" (its settings were written by an earlier Taikai and cannot be compared)");
         } else {

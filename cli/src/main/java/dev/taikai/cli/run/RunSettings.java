@@ -1,6 +1,7 @@
 package dev.taikai.cli.run;
 
 import dev.taikai.enginehost.catalog.BuiltinCatalog;
+import dev.taikai.enginehost.catalog.Catalog;
 import dev.taikai.enginehost.catalog.EngineSpec;
 import dev.taikai.enginehost.catalog.Quirk;
 import dev.taikai.referee.game.Adjudication;
@@ -31,6 +32,7 @@ final class RunSettings {
 
     static RunSettings of(RunPlan plan) {
         TournamentSpec s = plan.spec();
+        Catalog builtIn = BuiltinCatalog.get();
         Map<String, String> lines = new LinkedHashMap<>();
         lines.put("tournament", s.name());
         lines.put("variant", s.variant().name());
@@ -41,7 +43,7 @@ final class RunSettings {
         for (Entrant entrant : s.entrants()) {
             EngineSpec engine = plan.engineOf(entrant);
             String key = "engine " + entrant.name();
-            lines.put(key, program(engine));
+            lines.put(key, program(engine, builtIn));
             lines.put(key + " options", options(engine.options()));
             lines.put(key + " time control", entrant.timeControl().toString());
             lines.put(key + " overrun margin", entrant.marginMillis(s.overrunMargin()) + " ms");
@@ -127,8 +129,8 @@ final class RunSettings {
     }
 
     /** {@code built-in ID} for the engines every run knows (by their command), else the command line as written. */
-    private static String program(EngineSpec engine) {
-        Optional<String> builtIn = BuiltinCatalog.get().engines().stream()
+    private static String program(EngineSpec engine, Catalog builtIns) {
+        Optional<String> builtIn = builtIns.engines().stream()
                 .filter(known -> known.command().equals(engine.command()))
                 .map(EngineSpec::id)
                 .findFirst();

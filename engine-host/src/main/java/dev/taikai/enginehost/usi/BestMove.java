@@ -11,8 +11,8 @@ package dev.taikai.enginehost.usi;
  * @param bestMoveReadNanos {@link System#nanoTime()} when the {@code bestmove} line was read
  * @param info the last {@code info} line that carried search data, or null
  * @param infoLines how many {@code info} lines the engine sent during this search
- * @param cpuWaitNanos how long the engine's most delayed thread waited for a CPU during the search ({@link
- *     CpuWait}), 0 where not measured
+ * @param cpuWaitNanos how long the engine was ready to run with no CPU during the search ({@link CpuWait}),
+ *     0 where not measured
  */
 public record BestMove(
         String move,

@@ -107,20 +107,6 @@ final class EngineProcess {
         }
     }
 
-    /**
-     * Why the program of {@code spec} cannot be started (it does not exist, is not an executable file, or
-     * is not on PATH), or empty when it can: checked before a run's first game, so that a mistyped path is
-     * one line and not a tournament of forfeits.
-     */
-    static java.util.Optional<String> whyNotStartable(EngineSpec spec) {
-        try {
-            resolve(spec.command().get(0), spec.workingDirectory());
-            return java.util.Optional.empty();
-        } catch (IOException e) {
-            return java.util.Optional.of(e.getMessage());
-        }
-    }
-
     /** The program's path: as given when it contains a '/', otherwise the first match on PATH. */
     static Path resolve(String command, Path workingDirectory) throws IOException {
         if (command.contains("/")) {

@@ -99,11 +99,17 @@ public final class UsiEngine implements StartResult, EngineSession {
     }
 
     /**
-     * Why the program of {@code spec} cannot be started (missing, not executable, not on PATH), or empty:
-     * for a check before a run's first game.
+     * Why the program of {@code spec} cannot be started (it does not exist, is not an executable file, or
+     * is not on PATH), or empty when it can: checked before a run's first game, so that a mistyped path is
+     * one line and not a tournament of forfeits.
      */
     public static Optional<String> whyNotStartable(EngineSpec spec) {
-        return EngineProcess.whyNotStartable(spec);
+        try {
+            EngineProcess.resolve(spec.command().get(0), spec.workingDirectory());
+            return Optional.empty();
+        } catch (IOException e) {
+            return Optional.of(e.getMessage());
+        }
     }
 
     /**
