@@ -18,7 +18,9 @@ import picocli.CommandLine.Unmatched;
 @Command(
         name = "run",
         description = {
-            "Runs a tournament on this machine: './taikai run tournament.yaml' or cutechess-style flags.",
+            "Runs a tournament on this machine: './taikai run tournament.yaml', cutechess-style flags, or a file"
+                    + " and flags (the flags replace what the file says; -each sets time, timemargin and option.* for"
+                    + " every engine of the file).",
             "",
             "Flags: -variant V -engine conf=ID|name=N cmd=C [arg= dir= option.X= quirk= notation=] [tc= byoyomi= st="
                     + " nodes= depth= timemargin=MS] ... -each <engine settings for all> -tournament round-robin|gauntlet|match|league|swiss|knockout"
@@ -68,9 +70,10 @@ final class RunCommand implements Callable<Integer> {
                 resumed = Path.of(given.get(1));
                 given = Invocation.of(resumed).args();
             }
-            plan = given.size() == 1 && !given.get(0).startsWith("-")
-                    ? TournamentFile.read(Path.of(given.get(0)))
-                    : CutechessArguments.parse(given);
+            plan = given.get(0).startsWith("-")
+                    ? CutechessArguments.parse(given)
+                    : CutechessArguments.over(
+                            TournamentFile.read(Path.of(given.get(0))), given.subList(1, given.size()));
             if (resumed != null) {
                 plan = plan.withOutput(resumed);
             }

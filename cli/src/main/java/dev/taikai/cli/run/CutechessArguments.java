@@ -52,39 +52,49 @@ public final class CutechessArguments {
 
     private CutechessArguments() {}
 
-    public static RunPlan parse(List<String> args) throws ConfigException {
-        List<List<String>> engines = new ArrayList<>();
-        List<String> each = new ArrayList<>();
-        Map<String, List<String>> groups = new LinkedHashMap<>();
-        Map<String, String> single = new LinkedHashMap<>();
-        for (int i = 0; i < args.size(); i++) {
-            String flag = args.get(i);
-            if (NO_VALUE.contains(flag)) {
-                continue; // -repeat: pairs always share their opening; -recover: failed engines always restart
-            }
-            if (ONE_VALUE.contains(flag)) {
-                if (i + 1 >= args.size()) {
-                    throw new ConfigException(flag + " needs a value");
+    /** The flags of a command line, sorted by kind; {@link #read} checks each one is known. */
+    private record Flags(
+            List<List<String>> engines,
+            List<String> each,
+            Map<String, List<String>> groups,
+            Map<String, String> single) {
+        static Flags read(List<String> args) throws ConfigException {
+            Flags flags = new Flags(new ArrayList<>(), new ArrayList<>(), new LinkedHashMap<>(), new LinkedHashMap<>());
+            for (int i = 0; i < args.size(); i++) {
+                String flag = args.get(i);
+                if (NO_VALUE.contains(flag)) {
+                    continue; // -repeat: pairs always share their opening; -recover: failed engines always restart
                 }
-                single.put(flag, args.get(++i));
-                continue;
+                if (ONE_VALUE.contains(flag)) {
+                    if (i + 1 >= args.size()) {
+                        throw new ConfigException(flag + " needs a value");
+                    }
+                    flags.single.put(flag, args.get(++i));
+                    continue;
+                }
+                if (!WITH_VALUES.contains(flag)) {
+                    throw new ConfigException("unknown flag '" + flag + "' (see 'taikai run --help')");
+                }
+                List<String> values = new ArrayList<>();
+                while (i + 1 < args.size() && !isFlag(args.get(i + 1))) {
+                    values.add(args.get(++i));
+                }
+                if (values.isEmpty()) {
+                    throw new ConfigException(flag + " needs key=value settings");
+                }
+                switch (flag) {
+                    case "-engine" -> flags.engines.add(values);
+                    case "-each" -> flags.each.addAll(values);
+                    default -> flags.groups.put(flag, values);
+                }
             }
-            if (!WITH_VALUES.contains(flag)) {
-                throw new ConfigException("unknown flag '" + flag + "' (see 'taikai run --help')");
-            }
-            List<String> values = new ArrayList<>();
-            while (i + 1 < args.size() && !isFlag(args.get(i + 1))) {
-                values.add(args.get(++i));
-            }
-            if (values.isEmpty()) {
-                throw new ConfigException(flag + " needs key=value settings");
-            }
-            switch (flag) {
-                case "-engine" -> engines.add(values);
-                case "-each" -> each.addAll(values);
-                default -> groups.put(flag, values);
-            }
+            return flags;
         }
+    }
+
+    public static RunPlan parse(List<String> args) throws ConfigException {
+        Flags flags = Flags.read(args);
+        Map<String, String> single = flags.single();
         if (!single.containsKey("-variant")) {
             throw new ConfigException("-variant is required: minishogi or kyotoshogi");
         }
@@ -100,10 +110,10 @@ public final class CutechessArguments {
         }
         List<Entrant> entrants = new ArrayList<>();
         List<EngineSpec> inline = new ArrayList<>();
-        for (List<String> engine : engines) {
+        for (List<String> engine : flags.engines()) {
             Entrant entrant;
             try {
-                entrant = entrant(engine, each, catalog, inline);
+                entrant = entrant(engine, flags.each(), catalog, inline);
             } catch (IllegalArgumentException e) { // a name or an option that cannot reach an engine (EngineText)
                 throw new ConfigException("-engine: " + e.getMessage());
             }
@@ -114,14 +124,125 @@ public final class CutechessArguments {
             throw new ConfigException("a tournament needs at least two -engine flags");
         }
         String name = single.getOrDefault("-event", "taikai");
-        Format format = entrants.size() == 2 ? Format.MATCH : Format.ROUND_ROBIN;
+        try {
+            TournamentSpec defaults = new TournamentSpec(
+                    name,
+                    variant,
+                    entrants.size() == 2 ? Format.MATCH : Format.ROUND_ROBIN,
+                    entrants,
+                    1,
+                    1,
+                    2,
+                    List.of(),
+                    false,
+                    OverrunMargin.BY_RULE,
+                    Adjudication.DEFAULT,
+                    RunPlan.defaultConcurrency(),
+                    1,
+                    null);
+            return withTournamentFlags(
+                    flags, new RunPlan(defaults, catalog, NewFolder.of(Path.of("results"), name), false));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
+    }
+
+    /**
+     * {@code plan} (a tournament file's) with {@code args} over it: every tournament-wide flag replaces what
+     * the file says, and {@code -each} sets a time control, a margin or options for every engine. The
+     * engines, the variant and the catalog are the file's: {@code -engine}, {@code -variant} and
+     * {@code -catalog} are refused.
+     */
+    public static RunPlan over(RunPlan plan, List<String> args) throws ConfigException {
+        Flags flags = Flags.read(args);
+        for (String fileOnly : List.of("-variant", "-catalog")) {
+            if (flags.single().containsKey(fileOnly)) {
+                throw new ConfigException(fileOnly + " comes from the tournament file; change it there");
+            }
+        }
+        if (!flags.engines().isEmpty()) {
+            throw new ConfigException("-engine: a tournament file's engines come from the file; add them there"
+                    + " (-each sets time, timemargin and option.* for all of them)");
+        }
+        TournamentSpec spec = plan.spec();
+        if (!flags.each().isEmpty()) {
+            List<Entrant> entrants = new ArrayList<>();
+            for (Entrant entrant : spec.entrants()) {
+                entrants.add(eachOver(entrant, flags.each()));
+            }
+            spec = new TournamentSpec(
+                    spec.name(),
+                    spec.variant(),
+                    spec.format(),
+                    entrants,
+                    spec.seeds(),
+                    spec.rounds(),
+                    spec.gamesPerPairing(),
+                    spec.openings(),
+                    spec.randomOrder(),
+                    spec.overrunMargin(),
+                    spec.adjudication(),
+                    spec.concurrency(),
+                    spec.seed(),
+                    spec.sprt());
+        }
+        try {
+            return withTournamentFlags(
+                    flags, new RunPlan(spec, plan.catalog(), plan.output(), plan.restartEveryGame()));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(e.getMessage());
+        }
+    }
+
+    /** {@code entrant} with {@code -each}'s time control, margin and options over its own. */
+    private static Entrant eachOver(Entrant entrant, List<String> each) throws ConfigException {
+        Map<String, String> settings = new LinkedHashMap<>();
+        for (String pair : each) {
+            int equals = pair.indexOf('=');
+            if (equals <= 0) {
+                throw new ConfigException("-each setting '" + pair + "' is not key=value");
+            }
+            String key = pair.substring(0, equals);
+            if (key.equals("proto")) {
+                protocol("-each", pair.substring(equals + 1));
+            } else if (TIME_KEYS.contains(key) || key.equals("timemargin") || key.startsWith("option.")) {
+                settings.put(key, pair.substring(equals + 1));
+            } else {
+                throw new ConfigException("-each " + key + "=: with a tournament file, -each sets only tc=, st=,"
+                        + " byoyomi=, nodes=, depth=, timemargin= and option.*");
+            }
+        }
+        boolean timeGiven = settings.keySet().stream().anyMatch(TIME_KEYS::contains);
+        Map<String, String> options = new LinkedHashMap<>(entrant.options());
+        settings.forEach((key, value) -> {
+            if (key.startsWith("option.")) {
+                options.put(key.substring(7), value);
+            }
+        });
+        return new Entrant(
+                entrant.name(),
+                entrant.engineId(),
+                options,
+                timeGiven ? timeControl(settings) : entrant.timeControl(),
+                settings.containsKey("timemargin")
+                        ? margin("timemargin", settings.get("timemargin"))
+                        : entrant.overrunMargin(),
+                entrant.rounds());
+    }
+
+    /** {@code plan} with the tournament-wide flags (all but -engine, -each, -variant, -catalog) over it. */
+    private static RunPlan withTournamentFlags(Flags flags, RunPlan plan) throws ConfigException {
+        Map<String, String> single = flags.single();
+        Map<String, List<String>> groups = flags.groups();
+        TournamentSpec spec = plan.spec();
+        Format format = spec.format();
         if (single.containsKey("-tournament")) {
             format = Format.byId(single.get("-tournament"))
                     .orElseThrow(() -> new ConfigException("unknown -tournament '" + single.get("-tournament")
                             + "'; use round-robin, gauntlet, match, league, swiss or knockout"));
         }
-        List<Opening> openings = List.of();
-        boolean random = false;
+        List<Opening> openings = spec.openings();
+        boolean random = spec.randomOrder();
         if (groups.containsKey("-openings")) {
             Map<String, String> o = pairs("-openings", groups.get("-openings"), Set.of("file", "order", "format"));
             if (!o.containsKey("file")) {
@@ -132,7 +253,7 @@ public final class CutechessArguments {
                         + " (format=sfen; docs/tournaments.md)");
             }
             try {
-                openings = OpeningSuite.read(Path.of(o.get("file")), variant);
+                openings = OpeningSuite.read(Path.of(o.get("file")), spec.variant());
             } catch (IllegalArgumentException e) {
                 throw new ConfigException(e.getMessage());
             }
@@ -142,7 +263,7 @@ public final class CutechessArguments {
             }
             random = order.equals("random");
         }
-        Adjudication adjudication = Adjudication.DEFAULT;
+        Adjudication adjudication = spec.adjudication();
         if (single.containsKey("-maxmoves")) {
             adjudication = adjudication.withMoveLimit(2 * (int) number("-maxmoves", single.get("-maxmoves")));
         }
@@ -162,7 +283,7 @@ public final class CutechessArguments {
                     (int) number("-draw movecount", require(d, "movecount", "-draw")),
                     2 * (int) number("-draw movenumber", d.getOrDefault("movenumber", "0")));
         }
-        Sprt sprt = null;
+        Sprt sprt = spec.sprt();
         if (groups.containsKey("-sprt")) {
             Map<String, String> s =
                     pairs("-sprt", groups.get("-sprt"), Set.of("elo0", "elo1", "alpha", "beta", "model"));
@@ -180,33 +301,36 @@ public final class CutechessArguments {
                 throw new ConfigException("-sprt: " + e.getMessage());
             }
         }
-        String restart = single.getOrDefault("-restart", "off");
-        try {
-            TournamentSpec spec = new TournamentSpec(
-                    name,
-                    variant,
-                    format,
-                    entrants,
-                    (int) number("-seeds", single.getOrDefault("-seeds", "1")),
-                    (int) number("-rounds", single.getOrDefault("-rounds", "1")),
-                    (int) number("-games", single.getOrDefault("-games", "2")),
-                    openings,
-                    random,
-                    single.containsKey("-timemargin")
-                            ? margin("-timemargin", single.get("-timemargin"))
-                            : OverrunMargin.BY_RULE,
-                    adjudication,
-                    single.containsKey("-concurrency")
-                            ? (int) number("-concurrency", single.get("-concurrency"))
-                            : RunPlan.defaultConcurrency(),
-                    number("-srand", single.getOrDefault("-srand", "1")),
-                    sprt);
-            Path output =
-                    single.containsKey("-out") ? Path.of(single.get("-out")) : NewFolder.of(Path.of("results"), name);
-            return new RunPlan(spec, catalog, output, restart.equals("on") || restart.equals("always"));
-        } catch (IllegalArgumentException e) {
-            throw new ConfigException(e.getMessage());
+        boolean restartEveryGame = plan.restartEveryGame();
+        if (single.containsKey("-restart")) {
+            String restart = single.get("-restart");
+            if (!List.of("on", "off", "always", "on-failure").contains(restart)) {
+                throw new ConfigException("-restart is on or off (engines restart for every game, or only when they"
+                        + " fail), not '" + restart + "'");
+            }
+            restartEveryGame = restart.equals("on") || restart.equals("always");
         }
+        TournamentSpec over = new TournamentSpec(
+                single.getOrDefault("-event", spec.name()),
+                spec.variant(),
+                format,
+                spec.entrants(),
+                single.containsKey("-seeds") ? (int) number("-seeds", single.get("-seeds")) : spec.seeds(),
+                single.containsKey("-rounds") ? (int) number("-rounds", single.get("-rounds")) : spec.rounds(),
+                single.containsKey("-games") ? (int) number("-games", single.get("-games")) : spec.gamesPerPairing(),
+                openings,
+                random,
+                single.containsKey("-timemargin")
+                        ? margin("-timemargin", single.get("-timemargin"))
+                        : spec.overrunMargin(),
+                adjudication,
+                single.containsKey("-concurrency")
+                        ? (int) number("-concurrency", single.get("-concurrency"))
+                        : spec.concurrency(),
+                single.containsKey("-srand") ? number("-srand", single.get("-srand")) : spec.seed(),
+                sprt);
+        Path output = single.containsKey("-out") ? Path.of(single.get("-out")) : plan.output();
+        return new RunPlan(over, plan.catalog(), output, restartEveryGame);
     }
 
     private static Entrant entrant(List<String> own, List<String> each, Catalog catalog, List<EngineSpec> inline)

@@ -272,10 +272,63 @@ class TournamentDefinitionTest {
                 "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -openings file=x.pgn format=pgn | -openings format=pgn: an opening suite is SFEN lines",
                 "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -resign movecount=3 score=600 twosided=false | -resign twosided=false: resign adjudication is always two-sided",
                 "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -each nodes | -each setting 'nodes' is not key=value",
+                "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -restart sometimes | -restart is on or off",
             })
     void badFlagsSayWhatIsWrong(String commandLine, String message) {
         ConfigException e =
                 assertThrows(ConfigException.class, () -> CutechessArguments.parse(List.of(commandLine.split(" "))));
         assertTrue(e.getMessage().contains(message), e.getMessage());
+    }
+
+    @Test
+    void flagsAfterAFileReplaceWhatTheFileSays(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("t.yaml"),
+                "variant: minishogi\nrounds: 1\nconcurrency: 1\ntime-control: movetime 0.1\nengines:\n"
+                        + "  - taikai-1\n  - {engine: taikai-2, time-control: 5 byoyomi 0.5}\n");
+        RunPlan file = TournamentFile.read(dir.resolve("t.yaml"));
+        RunPlan plan = CutechessArguments.over(
+                file,
+                List.of("-rounds 3 -concurrency 2 -srand 7 -out elsewhere -restart on -maxmoves 40 -each st=0.2"
+                        .concat(" timemargin=50 option.Depth=2")
+                        .split(" ")));
+        TournamentSpec spec = plan.spec();
+        assertEquals(3, spec.rounds());
+        assertEquals(2, spec.concurrency());
+        assertEquals(7, spec.seed());
+        assertEquals(Path.of("elsewhere"), plan.output());
+        assertTrue(plan.restartEveryGame());
+        assertEquals(80, spec.adjudication().moveLimitPlies());
+        for (Entrant entrant : spec.entrants()) {
+            assertEquals(TimeControl.parse("movetime 0.2"), entrant.timeControl(), "-each replaces every engine's own");
+            assertEquals(50, entrant.marginMillis(OverrunMargin.BY_RULE));
+            assertEquals(Map.of("Depth", "2"), entrant.options());
+        }
+        assertEquals(
+                file.spec().entrants().get(0).name(), spec.entrants().get(0).name());
+        assertEquals(file.spec().variant(), spec.variant());
+
+        RunPlan untouched = CutechessArguments.over(file, List.of());
+        assertEquals(file.fingerprint(), untouched.fingerprint(), "no flags: the file's tournament");
+        assertEquals(
+                TimeControl.byoyomi(5000, 500),
+                CutechessArguments.over(file, List.of("-rounds", "2"))
+                        .spec()
+                        .entrants()
+                        .get(1)
+                        .timeControl(),
+                "without -each time settings each engine keeps its own");
+
+        for (String refused : List.of(
+                "-engine conf=taikai-3 | -engine: a tournament file's engines come from the file",
+                "-variant kyotoshogi | -variant comes from the tournament file",
+                "-each cmd=/bin/x | -each cmd=: with a tournament file, -each sets only",
+                "-rounds | -rounds needs a value",
+                "-bogus 1 | unknown flag '-bogus'")) {
+            String[] parts = refused.split(" \\| ");
+            ConfigException e = assertThrows(
+                    ConfigException.class, () -> CutechessArguments.over(file, List.of(parts[0].split(" "))));
+            assertTrue(e.getMessage().contains(parts[1]), e.getMessage());
+        }
     }
 }
