@@ -38,6 +38,8 @@ import picocli.CommandLine.Unmatched;
                     + " './taikai run --resume DIR' resumes an interrupted run, as does the same command with -out DIR. Exit codes: 0 finished (or SPRT concluded),"
                     + " 1 stopped by an engine that cannot be used, 2 bad tournament, 130 interrupted.",
             "--verbose adds the run's own figures (manager CPU per move) to the report.",
+            "An option an engine does not list (a misspelling, usually) is not sent, with a warning at its start;"
+                    + " --strict stops the run instead (exit 1).",
             "Tournament file keys and defaults: docs/tournaments.md."
         })
 final class RunCommand implements Callable<Integer> {
@@ -54,8 +56,10 @@ final class RunCommand implements Callable<Integer> {
             return args.isEmpty() ? ExitCodes.USAGE : 0;
         }
         boolean verbose = args.contains("--verbose");
-        List<String> given =
-                args.stream().filter(arg -> !arg.equals("--verbose")).toList();
+        boolean strict = args.contains("--strict");
+        List<String> given = args.stream()
+                .filter(arg -> !arg.equals("--verbose") && !arg.equals("--strict"))
+                .toList();
         if (given.isEmpty()) {
             throw new ExitCodes.UsageException("run needs a tournament file or flags (./taikai run --help)");
         }
@@ -87,6 +91,7 @@ final class RunCommand implements Callable<Integer> {
                             spec.commandLine().getErr())
                     .recording(Invocation.here(given))
                     .verbose(verbose)
+                    .strict(strict)
                     .run());
         } catch (ConfigException e) {
             throw new ExitCodes.UsageException(e.getMessage());

@@ -60,6 +60,9 @@ public final class LocalRunner {
     private Invocation invocation;
 
     private boolean verbose;
+    private boolean strict;
+    /** Entrants whose unlisted options have been warned of (once a run). */
+    private final java.util.Set<String> warnedOfOptions = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** The run being played (set once by {@link #run}). */
     private volatile TournamentRun currentRun;
 
@@ -77,6 +80,15 @@ public final class LocalRunner {
     /** With {@code on}, the report ends with the run's own figures (games per second, manager CPU per move). */
     public LocalRunner verbose(boolean on) {
         this.verbose = on;
+        return this;
+    }
+
+    /**
+     * With {@code on}, an engine that does not list an option it is given cannot be used (the run stops
+     * before its first game); without, the option is not sent and the run says so once an engine.
+     */
+    public LocalRunner strict(boolean on) {
+        this.strict = on;
         return this;
     }
 
@@ -225,7 +237,7 @@ public final class LocalRunner {
      */
     private void slot(
             TournamentRun run, RunRecords records, long started, int baseline, CountDownLatch firstGamesReady) {
-        SlotSessions seat = new SlotSessions(plan.spec().variant(), timeouts, plan.restartEveryGame());
+        SlotSessions seat = new SlotSessions(plan.spec().variant(), timeouts, plan.restartEveryGame(), strict);
         seats.add(seat);
         Runnable ready = new Runnable() {
             private boolean arrived;
@@ -295,6 +307,8 @@ public final class LocalRunner {
         if (failed.isPresent() || goteSession instanceof EngineFailure) {
             return failed.orElse(null);
         }
+        warnOfUnlistedOptions(sente.name(), (UsiEngine) senteSession);
+        warnOfUnlistedOptions(gote.name(), (UsiEngine) goteSession);
         ready.run();
         try {
             firstGamesReady.await(START_BARRIER_SECONDS, TimeUnit.SECONDS); // a slot that hangs cannot hold the rest
@@ -306,6 +320,14 @@ public final class LocalRunner {
                 game, (UsiEngine) senteSession, (UsiEngine) goteSession, Referee.SAME_MACHINE, GameObserver.NONE);
         seat.dropFailed();
         return record;
+    }
+
+    private void warnOfUnlistedOptions(String entrant, UsiEngine engine) {
+        if (!engine.unlistedOptions().isEmpty() && warnedOfOptions.add(entrant)) {
+            for (String option : engine.unlistedOptions()) {
+                say("warning: engine '" + entrant + "': " + option + "; not sent (--strict: stop instead)");
+            }
+        }
     }
 
     /** A game lost before it began because an engine failed to start; fatal start failures stop the run (null). */

@@ -18,11 +18,14 @@ final class SlotSessions implements AutoCloseable {
     private final Variant variant;
     private final Timeouts timeouts;
     private final boolean restartEveryGame;
+    private final boolean strictOptions;
 
-    SlotSessions(Variant variant, Timeouts timeouts, boolean restartEveryGame) {
+    /** With {@code strictOptions}, an engine that does not list an option it is given fails to start. */
+    SlotSessions(Variant variant, Timeouts timeouts, boolean restartEveryGame, boolean strictOptions) {
         this.variant = variant;
         this.timeouts = timeouts;
         this.restartEveryGame = restartEveryGame;
+        this.strictOptions = strictOptions;
     }
 
     /** A ready session for the entrant's engine, or why it could not be had. */
@@ -36,6 +39,9 @@ final class SlotSessions implements AutoCloseable {
             existing.close();
         }
         StartResult started = UsiEngine.start(spec, variant, timeouts);
+        if (strictOptions) {
+            started = UsiEngine.refusingUnlistedOptions(started);
+        }
         if (started instanceof UsiEngine engine) {
             sessions.put(entrant, engine);
         }

@@ -14,7 +14,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * An engine that exits at once (a real program, /bin/true) forfeits its first games and then stops the
- * run with the reason (Ending.ABORTED: exit code 1), instead of losing every game of the run.
+ * run with the reason (Ending.ABORTED: exit code 1), instead of losing every game of the run. An option
+ * the engine does not list is a warning at its start, and with --strict a stop before any game.
  */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class StartFailureTest {
@@ -43,5 +44,50 @@ class StartFailureTest {
                 run.progress().contains("stopped: engine 'quitter' did not start in its last 3 games ("),
                 run.progress());
         assertEquals(3, Tournaments.journal(dir.resolve("out")).size(), "three forfeits, then nothing more");
+    }
+
+    @Test
+    void anOptionTheEngineDoesNotListIsAWarningAndWithStrictAStop(@TempDir Path dir) throws Exception {
+        List<String> flags = List.of(
+                "-variant",
+                "minishogi",
+                "-engine",
+                "conf=taikai-1",
+                "name=misspelt",
+                "option.Skil Level=3",
+                "-engine",
+                "conf=taikai-1",
+                "-each",
+                "depth=1",
+                "-concurrency",
+                "1",
+                "-out");
+        RunPlan lenient =
+                CutechessArguments.parse(concat(flags, dir.resolve("lenient").toString()));
+        Tournaments.Run played = Tournaments.run(lenient, Timeouts.DEFAULT);
+        assertEquals(LocalRunner.Ending.FINISHED, played.ending(), played.progress());
+        String warning =
+                "warning: engine 'misspelt': option 'Skil Level' is not an option of engine 'misspelt' (it lists"
+                        + " none); not sent (--strict: stop instead)";
+        assertEquals(
+                1, played.progress().split(java.util.regex.Pattern.quote(warning), -1).length - 1, played.progress());
+        assertEquals(2, Tournaments.journal(dir.resolve("lenient")).size(), "both games played without it");
+
+        RunPlan strict =
+                CutechessArguments.parse(concat(flags, dir.resolve("strict").toString()));
+        Tournaments.Run stopped = Tournaments.run(strict, Timeouts.DEFAULT, true);
+        assertEquals(LocalRunner.Ending.ABORTED, stopped.ending(), stopped.progress());
+        assertTrue(
+                stopped.progress()
+                        .contains("engine 'misspelt' cannot be used: start failed: option 'Skil Level' is not an"
+                                + " option of engine 'misspelt' (it lists none)"),
+                stopped.progress());
+        assertEquals(0, Tournaments.journal(dir.resolve("strict")).size(), "no game played");
+    }
+
+    private static List<String> concat(List<String> flags, String last) {
+        List<String> all = new java.util.ArrayList<>(flags);
+        all.add(last);
+        return all;
     }
 }

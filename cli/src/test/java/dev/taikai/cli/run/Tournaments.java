@@ -33,10 +33,16 @@ public final class Tournaments {
     record Run(LocalRunner.Ending ending, String out, String progress) {}
 
     static Run run(RunPlan plan, dev.taikai.enginehost.usi.Timeouts timeouts) throws Exception {
+        return run(plan, timeouts, false);
+    }
+
+    /** With {@code strict}, as {@code taikai run --strict}. */
+    static Run run(RunPlan plan, dev.taikai.enginehost.usi.Timeouts timeouts, boolean strict) throws Exception {
         StringWriter out = new StringWriter();
         StringWriter progress = new StringWriter();
-        LocalRunner.Ending ending =
-                new LocalRunner(plan, new PrintWriter(out), new PrintWriter(progress), timeouts).run();
+        LocalRunner.Ending ending = new LocalRunner(plan, new PrintWriter(out), new PrintWriter(progress), timeouts)
+                .strict(strict)
+                .run();
         return new Run(ending, out.toString(), progress.toString());
     }
 

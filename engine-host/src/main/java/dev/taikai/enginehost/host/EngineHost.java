@@ -102,7 +102,8 @@ public final class EngineHost implements AutoCloseable {
         }
         StartResult started;
         try {
-            started = UsiEngine.start(spec, variant, timeouts);
+            // a cluster's session has no one to warn at its start: an option the engine does not list is refused
+            started = UsiEngine.refusingUnlistedOptions(UsiEngine.start(spec, variant, timeouts));
         } catch (RuntimeException e) {
             free.release();
             throw e;

@@ -16,6 +16,22 @@ import java.util.stream.Collectors;
 final class OptionGate {
     private OptionGate() {}
 
+    /**
+     * Why {@code name} is not an option the engine declared in its handshake (a misspelling, usually), with
+     * the options it has; empty when it declared it.
+     */
+    static Optional<String> undeclared(EngineSpec spec, EngineIdentity identity, String name) {
+        if (identity.option(name).isPresent()) {
+            return Optional.empty();
+        }
+        String has = identity.options().stream()
+                .map(EngineOption::name)
+                .filter(n -> !n.equals(identity.variantOption()))
+                .collect(Collectors.joining(", "));
+        return Optional.of("option '" + EngineText.shown(name) + "' is not an option of engine '" + spec.id() + "' ("
+                + (has.isEmpty() ? "it lists none" : "it has: " + has) + ")");
+    }
+
     /** Why {@code name} may not be set to {@code value} on this engine, or empty when it may. */
     static Optional<String> refusal(
             EngineSpec spec, EngineIdentity identity, Path workingDirectory, String name, String value) {
@@ -26,12 +42,7 @@ final class OptionGate {
         }
         Optional<EngineOption> declared = identity.option(name);
         if (declared.isEmpty()) {
-            return Optional.of("option '" + name + "' is not an option of engine '" + spec.id() + "' (it has: "
-                    + identity.options().stream()
-                            .map(EngineOption::name)
-                            .filter(n -> !n.equals(identity.variantOption()))
-                            .collect(Collectors.joining(", "))
-                    + ")");
+            return undeclared(spec, identity, name);
         }
         boolean namesAFile =
                 EngineText.namesAFile(name) || declared.get().type().equals("filename");

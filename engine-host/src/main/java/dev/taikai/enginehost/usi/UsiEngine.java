@@ -65,6 +65,7 @@ public final class UsiEngine implements StartResult, EngineSession {
         }
     };
     private final List<String> warnings = new ArrayList<>();
+    private final List<String> unlistedOptions = new ArrayList<>();
     private EngineIdentity identity;
     private Search search;
     private volatile EngineFailure failure;
@@ -136,6 +137,18 @@ public final class UsiEngine implements StartResult, EngineSession {
         return engine;
     }
 
+    /**
+     * {@code started}, unless it is a session with {@linkplain #unlistedOptions options the engine does not
+     * list}: then the session is closed and the start failed, naming the first of them.
+     */
+    public static StartResult refusingUnlistedOptions(StartResult started) {
+        if (started instanceof UsiEngine engine && !engine.unlistedOptions.isEmpty()) {
+            engine.close();
+            return new EngineFailure(EngineFailure.Kind.START_FAILED, engine.unlistedOptions.get(0), List.of());
+        }
+        return started;
+    }
+
     private Optional<EngineFailure> handshake(long startedNanos) {
         Optional<EngineFailure> sent = send("usi");
         if (sent.isPresent()) {
@@ -174,6 +187,12 @@ public final class UsiEngine implements StartResult, EngineSession {
         identity = new EngineIdentity(name, author, options, variantOption.get(), handshakeNanos);
         StringBuilder setup = new StringBuilder(setOptionLine(variantOption.get(), variant.name()));
         for (Map.Entry<String, String> option : spec.options().entrySet()) {
+            Optional<String> undeclared = OptionGate.undeclared(spec, identity, option.getKey());
+            if (undeclared.isPresent()) { // not sent: the caller decides whether the engine may play without it
+                unlistedOptions.add(undeclared.get());
+                warnings.add(undeclared.get() + "; not sent");
+                continue;
+            }
             Optional<String> refused =
                     OptionGate.refusal(spec, identity, process.workingDirectory(), option.getKey(), option.getValue());
             if (refused.isPresent()) {
@@ -561,6 +580,15 @@ public final class UsiEngine implements StartResult, EngineSession {
 
     public EngineIdentity identity() {
         return identity;
+    }
+
+    /**
+     * The options of the catalog entry (or the entrant) that the engine does not list, each with the
+     * options it has: they were not sent. A caller that wants every option set (taikai run --strict)
+     * refuses such a session.
+     */
+    public List<String> unlistedOptions() {
+        return List.copyOf(unlistedOptions);
     }
 
     /** Problems that did not stop the session, such as options the engine does not list. */

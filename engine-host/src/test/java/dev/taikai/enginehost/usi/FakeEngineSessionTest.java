@@ -358,18 +358,30 @@ class FakeEngineSessionTest {
         }
     }
 
-    /** An option the engine did not declare never reaches its pipe: the engine does not start, and says why. */
+    /**
+     * An option the engine did not declare never reaches its pipe: the session starts without it and says
+     * which option, with the options the engine has; a caller that wants every option refuses the session.
+     */
     @Test
-    void anOptionTheEngineDoesNotDeclareIsRefusedWithTheOptionsItHas(@TempDir Path dir) throws Exception {
+    void anOptionTheEngineDoesNotDeclareIsNotSentAndIsNamedWithTheOptionsItHas(@TempDir Path dir) throws Exception {
         Path input = dir.resolve("input.log");
-        EngineFailure failure = Sessions.startFailure(
-                Sessions.fake("--log-input", input.toString()).withOptions(Map.of("Skill Level", "3", "Hsh", "64")),
-                QUICK);
-        assertEquals(EngineFailure.Kind.START_FAILED, failure.kind());
-        assertEquals(
-                "option 'Hsh' is not an option of engine 'fake' (it has: Skill Level, Debug Log File)",
-                failure.detail());
-        assertFalse(Files.readString(input).contains("setoption"), Files.readString(input));
+        EngineSpec spec =
+                Sessions.fake("--log-input", input.toString()).withOptions(Map.of("Skill Level", "3", "Hsh", "64"));
+        UsiEngine engine = Sessions.start(spec, Variant.MINISHOGI, QUICK);
+        String named = "option 'Hsh' is not an option of engine 'fake' (it has: Skill Level, Debug Log File)";
+        assertEquals(List.of(named), engine.unlistedOptions());
+        assertTrue(
+                engine.warnings().contains(named + "; not sent"),
+                engine.warnings().toString());
+        String sent = Files.readString(input);
+        assertTrue(sent.contains("setoption name Skill Level value 3"), sent);
+        assertFalse(sent.contains("Hsh"), sent);
+
+        EngineFailure refused = assertInstanceOf(
+                EngineFailure.class,
+                UsiEngine.refusingUnlistedOptions(UsiEngine.start(spec, Variant.MINISHOGI, QUICK)));
+        assertEquals(EngineFailure.Kind.START_FAILED, refused.kind());
+        assertEquals(named, refused.detail());
     }
 
     /**
