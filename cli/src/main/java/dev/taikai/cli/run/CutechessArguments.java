@@ -44,7 +44,8 @@ public final class CutechessArguments {
             "-out",
             "-event",
             "-catalog",
-            "-restart");
+            "-restart",
+            "-ratinginterval");
     /** Engine keys that may be given more than once: all their values count, in order. */
     private static final Set<String> REPEATABLE_KEYS = Set.of("arg", "quirk");
 
@@ -188,7 +189,8 @@ public final class CutechessArguments {
         }
         try {
             return withTournamentFlags(
-                    flags, new RunPlan(spec, plan.catalog(), plan.output(), plan.restartEveryGame()));
+                    flags,
+                    new RunPlan(spec, plan.catalog(), plan.output(), plan.restartEveryGame(), plan.ratingInterval()));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
         }
@@ -330,7 +332,15 @@ public final class CutechessArguments {
                 single.containsKey("-srand") ? number("-srand", single.get("-srand")) : spec.seed(),
                 sprt);
         Path output = single.containsKey("-out") ? Path.of(single.get("-out")) : plan.output();
-        return new RunPlan(over, plan.catalog(), output, restartEveryGame);
+        int ratingInterval = plan.ratingInterval();
+        if (single.containsKey("-ratinginterval")) {
+            ratingInterval = (int) number("-ratinginterval", single.get("-ratinginterval"));
+            if (ratingInterval < 0) {
+                throw new ConfigException(
+                        "-ratinginterval is a number of games (0: standings only at the end), not " + ratingInterval);
+            }
+        }
+        return new RunPlan(over, plan.catalog(), output, restartEveryGame, ratingInterval);
     }
 
     private static Entrant entrant(List<String> own, List<String> each, Catalog catalog, List<EngineSpec> inline)

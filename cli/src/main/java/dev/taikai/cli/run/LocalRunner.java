@@ -17,8 +17,10 @@ import dev.taikai.tournament.TournamentSpec;
 import dev.taikai.tournament.run.Counted;
 import dev.taikai.tournament.run.Stop;
 import dev.taikai.tournament.run.TournamentRun;
+import dev.taikai.tournament.stats.Sprt;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -53,6 +55,9 @@ public final class LocalRunner {
     private static final long START_BARRIER_SECONDS = 60;
 
     private final AtomicInteger done = new AtomicInteger();
+    /** Games begun by this run and those recorded before it: the number of the game starting next. */
+    private final AtomicInteger begun = new AtomicInteger();
+
     private final java.util.concurrent.atomic.AtomicLong movesThisRun = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean stopping;
     private volatile boolean interrupted;
@@ -116,6 +121,7 @@ public final class LocalRunner {
             records.warnings().forEach(w -> say("warning: " + w));
             Standings standings = run.standings();
             done.set(standings.gamesPlayed());
+            begun.set(standings.gamesPlayed());
             say(String.format(
                     Locale.ROOT,
                     "%s: %s %s, %d engines, %s; records in %s",
@@ -283,6 +289,10 @@ public final class LocalRunner {
         }
     }
 
+    private int started() {
+        return begun.incrementAndGet();
+    }
+
     /** Stops the run for good with {@code reason}; the slots end after their games in play. */
     private void abort(TournamentRun run, String reason) {
         synchronized (run) {
@@ -316,6 +326,14 @@ public final class LocalRunner {
             Thread.currentThread().interrupt();
             return null;
         }
+        say(String.format(
+                Locale.ROOT,
+                "Started game %d of %d (%s: %s vs %s)",
+                started(),
+                expectedGames(currentRun),
+                game.gameId(),
+                game.sente(),
+                game.gote()));
         GameRecord record = GameHost.play(
                 game, (UsiEngine) senteSession, (UsiEngine) goteSession, Referee.SAME_MACHINE, GameObserver.NONE);
         seat.dropFailed();
@@ -354,7 +372,7 @@ public final class LocalRunner {
         String result = record.winner() == null ? "draw" : record.winner() + " wins";
         say(String.format(
                 Locale.ROOT,
-                "[%d/%d] %s %s vs %s: %s by %s (%s) | leader %s %.1f/%d | %s elapsed, ETA %s",
+                "[%d/%d] %s %s vs %s: %s by %s (%s) | leader %s %.1f/%d | %s elapsed, %s",
                 finished,
                 planned,
                 record.id(),
@@ -367,7 +385,27 @@ public final class LocalRunner {
                 leader.points(),
                 leader.games(),
                 duration(elapsed),
-                plan.spec().sprt() != null ? "SPRT decides" : duration(eta)));
+                plan.spec().sprt() != null ? sprtText(standings) : "ETA " + duration(eta)));
+        // not after the last game: the report that ends the run begins with the same table
+        if (plan.ratingInterval() > 0 && finished % plan.ratingInterval() == 0 && finished < planned) {
+            StringWriter table = new StringWriter();
+            Report.standings(new PrintWriter(table), plan.spec(), standings);
+            progress.print(table);
+            progress.flush();
+        }
+    }
+
+    /** The SPRT's LLR and its bounds now: {@code LLR 0.52 (-2.94, 2.94)}. */
+    private String sprtText(Standings standings) {
+        Sprt sprt = plan.spec().sprt();
+        String a = plan.spec().entrants().get(0).name();
+        String b = plan.spec().entrants().get(1).name();
+        return String.format(
+                Locale.ROOT,
+                "LLR %.2f (%.2f, %.2f)",
+                sprt.llr(standings.pentanomial(a, b)),
+                sprt.lowerBound(),
+                sprt.upperBound());
     }
 
     /** Ctrl-C or SIGTERM: stop, kill the engines, leave the records as they are (the games in progress are not recorded). */

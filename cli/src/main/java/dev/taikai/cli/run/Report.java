@@ -27,45 +27,7 @@ public final class Report {
     private Report() {}
 
     public static void print(PrintWriter out, TournamentSpec spec, Standings standings) {
-        out.printf(
-                Locale.ROOT,
-                "%nStandings of %s (%s, %s, %s)%n",
-                spec.name(),
-                spec.variant().name(),
-                spec.format().id(),
-                Plural.games(standings.gamesPlayed()));
-        out.printf(
-                Locale.ROOT,
-                "%4s  %-20s %6s %7s %5s %5s %5s %8s %7s%n",
-                "Rank",
-                "Engine",
-                "Games",
-                "Points",
-                "W",
-                "D",
-                "L",
-                "Elo",
-                "±95%");
-        for (Standings.Row row : standings.table()) {
-            out.printf(
-                    Locale.ROOT,
-                    "%4d  %-20s %6d %7.1f %5d %5d %5d %8s %7s%n",
-                    row.rank(),
-                    row.engine(),
-                    row.games(),
-                    row.points(),
-                    row.wdl().wins(),
-                    row.wdl().draws(),
-                    row.wdl().losses(),
-                    elo(row.elo(), true),
-                    elo(row.eloError(), false));
-        }
-        out.println("  Elo: maximum-likelihood fit over all games (Bradley-Terry, draws as half points), 95% intervals"
-                + " of the fit"
-                + (standings.ratingsUsePrior()
-                        ? "; the games separate the field, so one virtual draw per pairing keeps"
-                                + " the ratings finite"
-                        : ""));
+        standings(out, spec, standings);
         out.printf("%nPairings%n");
         List<Entrant> entrants = spec.entrants();
         for (Standings.PairingScore pairing : standings.pairings()) {
@@ -105,6 +67,49 @@ public final class Report {
             out.println();
         }
         clocks(out, entrants, standings);
+    }
+
+    /** The standings table with its Elo note, as the report begins and {@code -ratinginterval} shows it. */
+    static void standings(PrintWriter out, TournamentSpec spec, Standings standings) {
+        out.printf(
+                Locale.ROOT,
+                "%nStandings of %s (%s, %s, %s)%n",
+                spec.name(),
+                spec.variant().name(),
+                spec.format().id(),
+                Plural.games(standings.gamesPlayed()));
+        out.printf(
+                Locale.ROOT,
+                "%4s  %-20s %6s %7s %5s %5s %5s %8s %7s%n",
+                "Rank",
+                "Engine",
+                "Games",
+                "Points",
+                "W",
+                "D",
+                "L",
+                "Elo",
+                "±95%");
+        for (Standings.Row row : standings.table()) {
+            out.printf(
+                    Locale.ROOT,
+                    "%4d  %-20s %6d %7.1f %5d %5d %5d %8s %7s%n",
+                    row.rank(),
+                    row.engine(),
+                    row.games(),
+                    row.points(),
+                    row.wdl().wins(),
+                    row.wdl().draws(),
+                    row.wdl().losses(),
+                    elo(row.elo(), true),
+                    elo(row.eloError(), false));
+        }
+        out.println("  Elo: maximum-likelihood fit over all games (Bradley-Terry, draws as half points), 95% intervals"
+                + " of the fit"
+                + (standings.ratingsUsePrior()
+                        ? "; the games separate the field, so one virtual draw per pairing keeps"
+                                + " the ratings finite"
+                        : ""));
     }
 
     /**
@@ -176,7 +181,7 @@ public final class Report {
                 Locale.ROOT,
                 "  Elo difference: %s %s, LOS: %.1f %%, draw ratio: %.1f %%%n",
                 elo(elo.elo(), true),
-                interval(elo.error(), "games", wdl.games()),
+                interval(elo, "games", wdl.games()),
                 100 * wdl.los(),
                 100 * wdl.drawRatio());
         long[] counts = pairs.counts();
@@ -197,7 +202,7 @@ public final class Report {
                     Locale.ROOT,
                     "  Pentanomial Elo: %s %s, normalized Elo: %s%n",
                     elo(pairElo.elo(), true),
-                    interval(pairElo.error(), "pairs", pairs.pairs()),
+                    interval(pairElo, "pairs", pairs.pairs()),
                     elo(pairs.normalizedElo(), true));
         }
         Sprt sprt = spec.sprt();
@@ -225,17 +230,21 @@ public final class Report {
     /**
      * {@code ± 12.3 (95%, from the spread of N games)}, or why there is none: the match block's intervals
      * come from how the results varied, and results that did not vary give none (the standings' come
-     * from the rating fit, which treats every game as a score of its own).
+     * from the rating fit, which treats every game as a score of its own). An interval that reaches a
+     * score of 0% or 100% is infinite on that side, and is given by its ends.
      */
-    private static String interval(double error, String what, long count) {
-        if (count < 2 || Double.isNaN(error) || Double.isInfinite(error) || error <= 0) {
-            return "(no interval: "
-                    + (count < 2
-                            ? "one of the " + what + " only"
-                            : "every one of the " + count + " " + what + " ended alike")
-                    + ")";
+    static String interval(EloInterval elo, String what, long count) {
+        if (count < 2) {
+            return "(no interval: one of the " + what + " only)";
         }
-        return "± " + elo(error, false) + " (95%, from the spread of " + count + " " + what + ")";
+        if (Double.isNaN(elo.lower()) || elo.lower() == elo.upper()) {
+            return "(no interval: every one of the " + count + " " + what + " ended alike)";
+        }
+        String spread = "95%, from the spread of " + count + " " + what;
+        if (Double.isInfinite(elo.lower()) || Double.isInfinite(elo.upper())) {
+            return "(" + spread + ": " + elo(elo.lower(), true) + " to " + elo(elo.upper(), true) + ")";
+        }
+        return "± " + elo(elo.error(), false) + " (" + spread + ")";
     }
 
     static String elo(double value, boolean signed) {

@@ -9,14 +9,19 @@ import java.util.Optional;
 
 /**
  * A tournament to run on this machine: the spec, the catalog its engine ids refer to, where the records
- * go, and whether engines restart for every game (otherwise they are kept until they fail).
+ * go, whether engines restart for every game (otherwise they are kept until they fail), and every how
+ * many finished games the standings are shown while it runs (0: only at the end).
  */
-public record RunPlan(TournamentSpec spec, Catalog catalog, Path output, boolean restartEveryGame) {
+public record RunPlan(TournamentSpec spec, Catalog catalog, Path output, boolean restartEveryGame, int ratingInterval) {
     /** Default time control when a tournament names none. */
     public static final String DEFAULT_TIME_CONTROL = "10 byoyomi 0.1";
 
     /** Refuses an engine whose options name a file that its entry does not allow (docs/engines.md). */
     public RunPlan {
+        if (ratingInterval < 0) {
+            throw new IllegalArgumentException(
+                    "a rating interval is a number of games, 0 or more, not " + ratingInterval);
+        }
         for (Entrant entrant : spec.entrants()) {
             Optional<String> refused = catalog.engine(entrant.engineId())
                     .map(engine -> engine.withOptionsOver(entrant.options()))
@@ -27,13 +32,18 @@ public record RunPlan(TournamentSpec spec, Catalog catalog, Path output, boolean
         }
     }
 
+    /** A plan that shows the standings only at the end. */
+    public RunPlan(TournamentSpec spec, Catalog catalog, Path output, boolean restartEveryGame) {
+        this(spec, catalog, output, restartEveryGame, 0);
+    }
+
     public static int defaultConcurrency() {
         return Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
     }
 
     /** This plan with its records in {@code folder}. */
     public RunPlan withOutput(Path folder) {
-        return new RunPlan(spec, catalog, folder, restartEveryGame);
+        return new RunPlan(spec, catalog, folder, restartEveryGame, ratingInterval);
     }
 
     /** The catalog entry of {@code entrant} with the entrant's own options set over the entry's. */
