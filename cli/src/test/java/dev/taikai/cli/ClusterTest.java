@@ -156,7 +156,10 @@ class ClusterTest {
                 submitted.out().contains("Standings of same games (minishogi, round-robin, 6 games)"), submitted.out());
         assertTrue(submitted.err().contains("[6/6]"), submitted.err());
         assertTrue(
-                submitted.out().contains("Records: " + clusterRecords + " (results.json, games/*.kif, taikai.log)"),
+                submitted
+                        .out()
+                        .contains("Records: " + clusterRecords
+                                + " (results.json, games/*.kif, all-games.kif, all-games.sfen, taikai.log)"),
                 submitted.out());
 
         assertEquals(0, taikai(new StringWriter(), new StringWriter(), "run", file.toString()));

@@ -175,7 +175,9 @@ public final class LocalRunner {
                         moves == 0 ? 0 : cpuSeconds * 1e6 / moves,
                         moves);
             }
-            out.printf("%nRecords: %s (results.json, games/*.kif, taikai.log)%n", records.directory());
+            out.printf(
+                    "%nRecords: %s (results.json, games/*.kif, all-games.kif, all-games.sfen, taikai.log)%n",
+                    records.directory());
             out.flush();
         }
         Stop stop = run.stop().orElse(null);

@@ -89,7 +89,9 @@ public final class RecordsFolder {
                 out.println();
                 run.summary().forEach(out::println);
             }
-            out.printf("%nRecords: %s (results.json, games/*.kif, taikai.log)%n", folder.directory());
+            out.printf(
+                    "%nRecords: %s (results.json, games/*.kif, all-games.kif, all-games.sfen, taikai.log)%n",
+                    folder.directory());
         }
         return warnings;
     }

@@ -34,11 +34,16 @@ import java.util.Optional;
 /**
  * A run's records, written the moment each game ends: the journal {@code games.jsonl} (one game per
  * line, flushed to disk before anything else: the source of truth for resuming), the game's KIF under
- * {@code games/}, {@code results.json} (games and standings, updated in place), and a log line in
- * {@code taikai.log}. {@code tournament.txt} holds the settings ({@link RunSettings}) that a resumed run
+ * {@code games/} and appended to the run's archives ({@value #KIF_ARCHIVE}, {@value #SFEN_ARCHIVE}),
+ * {@code results.json} (games and standings, updated in place), and a log line in {@code taikai.log}. {@code tournament.txt} holds the settings ({@link RunSettings}) that a resumed run
  * must match; a folder in which no game had a move is taken over by any tournament.
  */
 final class RunRecords implements AutoCloseable {
+    /** Every game's KIF in one file. */
+    static final String KIF_ARCHIVE = "all-games.kif";
+    /** Every game on one line: start SFEN and USI moves. */
+    static final String SFEN_ARCHIVE = "all-games.sfen";
+
     private final RunPlan plan;
     /** The run whose records these are (a league's table goes into results.json). */
     private final TournamentRun run;
@@ -99,6 +104,7 @@ final class RunRecords implements AutoCloseable {
                 new RandomAccessFile(dir.resolve("results.json").toFile(), "rw"));
         records.readJournal(journalFile);
         records.rewriteResults(null);
+        records.rewriteArchives(records.resumed);
         return records;
     }
 
@@ -228,6 +234,7 @@ final class RunRecords implements AutoCloseable {
         Files.writeString(temporary, Kif.write(record, plan.spec().name()), StandardCharsets.UTF_8);
         Files.move(temporary, kif, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         appendResult(game, standings);
+        appendToArchives(List.of(record));
         Files.writeString(
                 dir.resolve("taikai.log"),
                 logLine(record),
@@ -288,11 +295,63 @@ final class RunRecords implements AutoCloseable {
         results.setLength(results.getFilePointer());
     }
 
-    /** Rewrites results.json from every game counted in {@code standings}, in journal order. */
+    /** Rewrites results.json and the archives from every game counted in {@code standings}, in journal order. */
     synchronized void finish(Standings standings) throws IOException {
         resumed.clear();
         resumed.addAll(standings.records());
         rewriteResults(standings);
+        rewriteArchives(resumed);
+    }
+
+    /** The run's archives, from the journal's games: written anew (at the start and the end of a run). */
+    private void rewriteArchives(List<GameRecord> games) throws IOException {
+        Files.deleteIfExists(dir.resolve(KIF_ARCHIVE));
+        Files.deleteIfExists(dir.resolve(SFEN_ARCHIVE));
+        appendToArchives(games);
+    }
+
+    /**
+     * Appends games to the run's archives: {@value #KIF_ARCHIVE}, every game's KIF one after another (as
+     * in games/), and {@value #SFEN_ARCHIVE}, a game per line: its start SFEN and its moves in USI, then
+     * after {@code #} its id, engines and result (an opening-suite line, so {@code -openings} can read it).
+     */
+    private void appendToArchives(List<GameRecord> games) throws IOException {
+        StringBuilder kif = new StringBuilder();
+        StringBuilder sfen = new StringBuilder();
+        for (GameRecord record : games) {
+            kif.append(Kif.write(record, plan.spec().name())).append('\n');
+            sfen.append(sfenLine(record)).append('\n');
+        }
+        for (var file : Map.of(KIF_ARCHIVE, kif, SFEN_ARCHIVE, sfen).entrySet()) {
+            Files.writeString(
+                    dir.resolve(file.getKey()),
+                    file.getValue(),
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
+        }
+    }
+
+    /** {@code <start SFEN> moves m1 m2 ... # r1-p1-g1 a vs b: a wins by checkmate}. */
+    static String sfenLine(GameRecord record) {
+        StringBuilder line = new StringBuilder(record.startSfen());
+        if (!record.moves().isEmpty()) {
+            line.append(" moves");
+            for (var move : record.moves()) {
+                line.append(" ").append(move.move());
+            }
+        }
+        return line.append(" # ")
+                .append(record.id())
+                .append(' ')
+                .append(record.assignment().sente())
+                .append(" vs ")
+                .append(record.assignment().gote())
+                .append(": ")
+                .append(record.winner() == null ? "draw" : record.winner() + " wins")
+                .append(" by ")
+                .append(record.outcome().termination().name().toLowerCase(Locale.ROOT))
+                .toString();
     }
 
     private String tail(Standings standings) throws IOException {

@@ -71,10 +71,53 @@ class ResumeTest {
         }
         assertEquals(40, games, "20 games, two engines each");
         awaitNoProcesses(marker);
+        assertArchivesHoldEveryGameOnce(out, results);
 
         Tournaments.Run third = Tournaments.run(TournamentFile.read(dir.resolve("match.yaml")), Timeouts.DEFAULT);
         assertTrue(third.progress().contains("20 already played"), third.progress());
         assertEquals(20, Tournaments.journal(out).size(), "a finished tournament plays nothing more");
+    }
+
+    /**
+     * The run's archives: all-games.kif is every KIF of games/ once, all-games.sfen a line per game that
+     * reads back as an opening suite and replays to each game's final position.
+     */
+    private static void assertArchivesHoldEveryGameOnce(Path out, JsonNode results) throws Exception {
+        String archive = Files.readString(out.resolve("all-games.kif"));
+        List<String> kifs = new ArrayList<>();
+        try (Stream<Path> files = Files.list(out.resolve("games"))) {
+            for (Path kif : files.sorted().toList()) {
+                kifs.add(Files.readString(kif));
+            }
+        }
+        assertEquals(20, kifs.size());
+        assertEquals(20, archive.split("#KIF version=2.0", -1).length - 1, "20 KIFs, none twice");
+        for (String kif : kifs) {
+            assertTrue(
+                    archive.contains(kif),
+                    "the archive holds " + kif.lines().limit(4).toList());
+        }
+        var variant = dev.taikai.rules.Variant.KYOTOSHOGI;
+        List<String> lines = Files.readAllLines(out.resolve("all-games.sfen"));
+        assertEquals(20, lines.size(), "a game per line");
+        var openings = dev.taikai.tournament.OpeningSuite.read(out.resolve("all-games.sfen"), variant);
+        assertEquals(20, openings.size(), "the lines read as an opening suite");
+        int i = 0;
+        for (JsonNode game : results.get("games")) {
+            String id = game.get("id").asText();
+            String line = lines.stream()
+                    .filter(l -> l.contains("# " + id + " "))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("no line for " + id));
+            assertTrue(line.startsWith(game.get("start_sfen").asText()), line);
+            var suite = dev.taikai.tournament.OpeningSuite.read(
+                    Files.writeString(out.resolve("one-" + i++ + ".sfen"), line + "\n"), variant);
+            assertTrue(
+                    suite.get(0)
+                            .position()
+                            .samePosition(Tournaments.replay(game).position()),
+                    "the line replays to the game's end: " + line);
+        }
     }
 
     @Test
