@@ -228,6 +228,10 @@ final class ClusterCommand implements Runnable {
         public Integer call() throws Exception {
             LocalCluster cluster = recorded();
             RunPlan plan = plan(file, out);
+            if (plan.engineLogs()) {
+                throw new ExitCodes.UsageException("engine-logs: a cluster does not keep engine logs yet (taikai run"
+                        + " does); leave the key out, or set it to false");
+            }
             Set<String> known = workerEngines();
             for (Entrant entrant : plan.spec().entrants()) {
                 if (!known.contains(entrant.engineId())) {

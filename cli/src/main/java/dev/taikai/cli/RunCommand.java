@@ -27,7 +27,7 @@ import picocli.CommandLine.Unmatched;
                     + " -seeds N -rounds N -games N -repeat -concurrency N -openings file=F order=sequential|random"
                     + " -sprt elo0= elo1= alpha= beta= -resign movecount= score= -draw movenumber= movecount= score="
                     + " -maxmoves N -timemargin MS -srand N -recover -restart on|off -event NAME -out DIR -catalog FILE"
-                    + " -ratinginterval N",
+                    + " -ratinginterval N -log",
             "",
             "Overrun margin (how far past its time a move may end before it loses on time): by default a tenth of"
                     + " a fixed move time or byoyomi, at least 100 ms and at most nine tenths of it, or 100 ms for"
@@ -38,6 +38,8 @@ import picocli.CommandLine.Unmatched;
                     + " -out DIR (or the file's output:), else a new folder results/<name>-<date>-<time> for every run."
                     + " './taikai run --resume DIR' resumes an interrupted run, as does the same command with -out DIR. Exit codes: 0 finished (or SPRT concluded),"
                     + " 1 stopped by an engine that cannot be used, 2 bad tournament, 130 interrupted.",
+            "-log keeps every line to and from the engines, a compressed file a game (logs/<id>.log.gz); a game in"
+                    + " which an engine failed keeps its standard error there in any case.",
             "Progress: a line as each game starts and as it ends (an SPRT run's with its LLR and bounds);"
                     + " -ratinginterval N shows the standings every N games.",
             "--verbose adds the run's own figures (manager CPU per move) to the report.",

@@ -49,7 +49,7 @@ public final class CutechessArguments {
     /** Engine keys that may be given more than once: all their values count, in order. */
     private static final Set<String> REPEATABLE_KEYS = Set.of("arg", "quirk");
 
-    private static final Set<String> NO_VALUE = Set.of("-repeat", "-recover");
+    private static final Set<String> NO_VALUE = Set.of("-repeat", "-recover", "-log");
 
     private CutechessArguments() {}
 
@@ -64,7 +64,9 @@ public final class CutechessArguments {
             for (int i = 0; i < args.size(); i++) {
                 String flag = args.get(i);
                 if (NO_VALUE.contains(flag)) {
-                    continue; // -repeat: pairs always share their opening; -recover: failed engines always restart
+                    // -repeat: pairs always share their opening; -recover: failed engines always restart
+                    flags.single.put(flag, "");
+                    continue;
                 }
                 if (ONE_VALUE.contains(flag)) {
                     if (i + 1 >= args.size()) {
@@ -190,7 +192,13 @@ public final class CutechessArguments {
         try {
             return withTournamentFlags(
                     flags,
-                    new RunPlan(spec, plan.catalog(), plan.output(), plan.restartEveryGame(), plan.ratingInterval()));
+                    new RunPlan(
+                            spec,
+                            plan.catalog(),
+                            plan.output(),
+                            plan.restartEveryGame(),
+                            plan.ratingInterval(),
+                            plan.engineLogs()));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
         }
@@ -340,7 +348,13 @@ public final class CutechessArguments {
                         "-ratinginterval is a number of games (0: standings only at the end), not " + ratingInterval);
             }
         }
-        return new RunPlan(over, plan.catalog(), output, restartEveryGame, ratingInterval);
+        return new RunPlan(
+                over,
+                plan.catalog(),
+                output,
+                restartEveryGame,
+                ratingInterval,
+                plan.engineLogs() || single.containsKey("-log"));
     }
 
     private static Entrant entrant(List<String> own, List<String> each, Catalog catalog, List<EngineSpec> inline)

@@ -54,6 +54,9 @@ public final class LocalRunner {
     /** The longest the first games wait for the other slots' engines to start. */
     private static final long START_BARRIER_SECONDS = 60;
 
+    /** Each played game's engine log (-log), compressed, until the game is recorded. */
+    private final java.util.Map<String, byte[]> engineLogs = new java.util.concurrent.ConcurrentHashMap<>();
+
     private final AtomicInteger done = new AtomicInteger();
     /** Games begun by this run and those recorded before it: the number of the game starting next. */
     private final AtomicInteger begun = new AtomicInteger();
@@ -245,7 +248,8 @@ public final class LocalRunner {
      */
     private void slot(
             TournamentRun run, RunRecords records, long started, int baseline, CountDownLatch firstGamesReady) {
-        SlotSessions seat = new SlotSessions(plan.spec().variant(), timeouts, plan.restartEveryGame(), strict);
+        SlotSessions seat =
+                new SlotSessions(plan.spec().variant(), timeouts, plan.restartEveryGame(), strict, plan.engineLogs());
         seats.add(seat);
         Runnable ready = new Runnable() {
             private boolean arrived;
@@ -273,9 +277,13 @@ public final class LocalRunner {
                     if (interrupted) {
                         break;
                     }
+                    byte[] log = engineLogs.remove(record.id());
                     if (run.count(record) == Counted.COUNTED) {
                         movesThisRun.addAndGet(record.plies());
                         records.write(record, run.standings());
+                        if (log != null) {
+                            records.writeEngineLog(record.id(), log);
+                        }
                         report(record, run.standings(), expectedGames(run), started, baseline);
                     }
                     run.notifyAll();
@@ -338,6 +346,11 @@ public final class LocalRunner {
                 game.gote()));
         GameRecord record = GameHost.play(
                 game, (UsiEngine) senteSession, (UsiEngine) goteSession, Referee.SAME_MACHINE, GameObserver.NONE);
+        keepLog(
+                record.id(),
+                List.of(
+                        EngineLogs.side(sente.name(), (UsiEngine) senteSession),
+                        EngineLogs.side(gote.name(), (UsiEngine) goteSession)));
         seat.dropFailed();
         return record;
     }
@@ -360,7 +373,15 @@ public final class LocalRunner {
             abort(currentRun, "engine '" + entrant + "' cannot be used: " + failure);
             return Optional.empty();
         }
+        keepLog(game.gameId(), List.of(EngineLogs.failedStart(entrant, failure)));
         return Optional.of(GameHost.forfeit(game, side, failure, started));
+    }
+
+    /** Keeps a game's engine log until the game is recorded, when there is one (-log, or a failed engine). */
+    private void keepLog(String gameId, List<EngineLogs.Side> sides) {
+        if (EngineLogs.any(sides)) {
+            engineLogs.put(gameId, EngineLogs.gzipped(sides));
+        }
     }
 
     private void report(GameRecord record, Standings standings, int planned, long started, int baseline) {

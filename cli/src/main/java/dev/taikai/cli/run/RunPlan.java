@@ -9,10 +9,17 @@ import java.util.Optional;
 
 /**
  * A tournament to run on this machine: the spec, the catalog its engine ids refer to, where the records
- * go, whether engines restart for every game (otherwise they are kept until they fail), and every how
- * many finished games the standings are shown while it runs (0: only at the end).
+ * go, whether engines restart for every game (otherwise they are kept until they fail), every how many
+ * finished games the standings are shown while it runs (0: only at the end), and whether every line to
+ * and from the engines is logged, a compressed file a game ({@link EngineLogs}).
  */
-public record RunPlan(TournamentSpec spec, Catalog catalog, Path output, boolean restartEveryGame, int ratingInterval) {
+public record RunPlan(
+        TournamentSpec spec,
+        Catalog catalog,
+        Path output,
+        boolean restartEveryGame,
+        int ratingInterval,
+        boolean engineLogs) {
     /** Default time control when a tournament names none. */
     public static final String DEFAULT_TIME_CONTROL = "10 byoyomi 0.1";
 
@@ -34,7 +41,7 @@ public record RunPlan(TournamentSpec spec, Catalog catalog, Path output, boolean
 
     /** A plan that shows the standings only at the end. */
     public RunPlan(TournamentSpec spec, Catalog catalog, Path output, boolean restartEveryGame) {
-        this(spec, catalog, output, restartEveryGame, 0);
+        this(spec, catalog, output, restartEveryGame, 0, false);
     }
 
     public static int defaultConcurrency() {
@@ -43,7 +50,7 @@ public record RunPlan(TournamentSpec spec, Catalog catalog, Path output, boolean
 
     /** This plan with its records in {@code folder}. */
     public RunPlan withOutput(Path folder) {
-        return new RunPlan(spec, catalog, folder, restartEveryGame, ratingInterval);
+        return new RunPlan(spec, catalog, folder, restartEveryGame, ratingInterval, engineLogs);
     }
 
     /** The catalog entry of {@code entrant} with the entrant's own options set over the entry's. */

@@ -149,9 +149,14 @@ final class RunRecords implements AutoCloseable {
     private static void startAfresh(Path dir, Path journalFile) throws IOException {
         Files.deleteIfExists(journalFile);
         Files.deleteIfExists(dir.resolve("results.json"));
-        try (var games = Files.list(dir.resolve("games"))) {
-            for (Path game : games.toList()) {
-                Files.deleteIfExists(game);
+        for (String folder : List.of("games", "logs")) {
+            if (!Files.isDirectory(dir.resolve(folder))) {
+                continue;
+            }
+            try (var files = Files.list(dir.resolve(folder))) {
+                for (Path file : files.toList()) {
+                    Files.deleteIfExists(file);
+                }
             }
         }
     }
@@ -241,6 +246,15 @@ final class RunRecords implements AutoCloseable {
                 StandardCharsets.UTF_8,
                 StandardOpenOption.CREATE,
                 StandardOpenOption.APPEND);
+    }
+
+    /** Writes a game's compressed engine log ({@link EngineLogs}) as {@code logs/<id>.log.gz}. */
+    synchronized void writeEngineLog(String gameId, byte[] gzipped) throws IOException {
+        Path logs = Files.createDirectories(dir.resolve("logs"));
+        Path log = logs.resolve(gameId + ".log.gz");
+        Path temporary = logs.resolve(gameId + ".log.gz.tmp");
+        Files.write(temporary, gzipped);
+        Files.move(temporary, log, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     private static String logLine(GameRecord record) {

@@ -2,6 +2,7 @@ package dev.taikai.cli.run;
 
 import dev.taikai.enginehost.catalog.EngineSpec;
 import dev.taikai.enginehost.usi.EngineFailure;
+import dev.taikai.enginehost.usi.PipeLog;
 import dev.taikai.enginehost.usi.StartResult;
 import dev.taikai.enginehost.usi.Timeouts;
 import dev.taikai.enginehost.usi.UsiEngine;
@@ -19,13 +20,19 @@ final class SlotSessions implements AutoCloseable {
     private final Timeouts timeouts;
     private final boolean restartEveryGame;
     private final boolean strictOptions;
+    private final boolean logPipes;
 
-    /** With {@code strictOptions}, an engine that does not list an option it is given fails to start. */
-    SlotSessions(Variant variant, Timeouts timeouts, boolean restartEveryGame, boolean strictOptions) {
+    /**
+     * With {@code strictOptions}, an engine that does not list an option it is given fails to start; with
+     * {@code logPipes}, each session keeps every line to and from its engine ({@link UsiEngine#pipeLog}).
+     */
+    SlotSessions(
+            Variant variant, Timeouts timeouts, boolean restartEveryGame, boolean strictOptions, boolean logPipes) {
         this.variant = variant;
         this.timeouts = timeouts;
         this.restartEveryGame = restartEveryGame;
         this.strictOptions = strictOptions;
+        this.logPipes = logPipes;
     }
 
     /** A ready session for the entrant's engine, or why it could not be had. */
@@ -38,7 +45,8 @@ final class SlotSessions implements AutoCloseable {
         if (existing != null) {
             existing.close();
         }
-        StartResult started = UsiEngine.start(spec, variant, timeouts);
+        StartResult started =
+                UsiEngine.start(spec, variant, timeouts, logPipes ? new PipeLog(PipeLog.DEFAULT_CAP_CHARS) : null);
         if (strictOptions) {
             started = UsiEngine.refusingUnlistedOptions(started);
         }

@@ -48,7 +48,8 @@ public final class TournamentFile {
             "seed",
             "sprt",
             "output",
-            "restart");
+            "restart",
+            "engine-logs");
     private static final Set<String> ENTRANT_KEYS =
             Set.of("engine", "name", "options", "time-control", "overrun-margin-ms", "from-round", "until-round");
 
@@ -147,6 +148,8 @@ public final class TournamentFile {
             }
             restartEveryGame = restart.equals("always");
         }
+        boolean engineLogs =
+                f.containsKey("engine-logs") && f.get("engine-logs").bool();
         try {
             TournamentSpec spec = new TournamentSpec(
                     name,
@@ -163,7 +166,7 @@ public final class TournamentFile {
                     concurrency,
                     seed,
                     sprt);
-            return new RunPlan(spec, catalog, output, restartEveryGame);
+            return new RunPlan(spec, catalog, output, restartEveryGame, 0, engineLogs);
         } catch (IllegalArgumentException e) {
             throw root.error(e.getMessage());
         }

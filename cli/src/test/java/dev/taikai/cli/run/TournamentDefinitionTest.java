@@ -132,6 +132,7 @@ class TournamentDefinitionTest {
                 "variant: minishogi\\nengines: [taikai-1, taikai-2]\\nopenings: {file: missing.txt} | t.yaml:3: openings.file: cannot read opening suite",
                 "variant: minishogi\\nengines: [taikai-1, taikai-2]\\nadjudication: {resign: {score: 500}} | t.yaml:3: adjudication.resign: 'moves' is required",
                 "variant: minishogi\\nengines: [taikai-1, taikai-2]\\nrestart: sometimes | t.yaml:3: restart: restart is 'on-failure' or 'always'",
+                "variant: minishogi\\nengines: [taikai-1, taikai-2]\\nengine-logs: yes | t.yaml:3: engine-logs: expected true or false, not 'yes'",
                 "variant: minishogi\\nengines:\\n  - taikai-1\\n  - {id: x} | t.yaml:4: engines[1]: an engine needs 'command'",
             })
     void errorsNameFileLineAndField(String yaml, String message, @TempDir Path dir) throws Exception {

@@ -120,6 +120,15 @@ public final class YamlNode {
         return value;
     }
 
+    /** {@code true} or {@code false}, and nothing else. */
+    public boolean bool() throws ConfigException {
+        String text = nonEmpty();
+        if (!text.equals("true") && !text.equals("false")) {
+            throw error("expected true or false, not '" + text + "'");
+        }
+        return text.equals("true");
+    }
+
     public long number(long min, long max) throws ConfigException {
         String text = scalar().trim();
         long value;

@@ -45,10 +45,21 @@ final class EngineOutput {
         this.splitter = new LineSplitter(stdout, maxLineBytes, this::route);
     }
 
+    /** Where every line read is logged as it is read, or null. */
+    private volatile PipeLog log;
+
+    void logTo(PipeLog log) {
+        this.log = log;
+    }
+
     /** Sorts one line; runs under {@link #reading}, so the counters have a single writer. */
     private void route(String text, boolean cut, long readNanos) {
         if (cut) {
             cutLines++;
+        }
+        PipeLog log = this.log;
+        if (log != null) {
+            log.received(cut ? text + " [line cut: too long]" : text, readNanos);
         }
         String line = text.strip();
         if (line.startsWith("info")) {

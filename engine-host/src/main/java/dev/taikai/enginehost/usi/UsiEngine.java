@@ -65,6 +65,9 @@ public final class UsiEngine implements StartResult, EngineSession {
         }
     };
     private final List<String> warnings = new ArrayList<>();
+    /** Where every line to and from the engine is kept, or null. */
+    private final PipeLog log;
+
     private final List<String> unlistedOptions = new ArrayList<>();
     private EngineIdentity identity;
     private Search search;
@@ -85,7 +88,8 @@ public final class UsiEngine implements StartResult, EngineSession {
         }
     }
 
-    private UsiEngine(EngineSpec spec, Variant variant, Timeouts timeouts, EngineProcess process) {
+    private UsiEngine(EngineSpec spec, Variant variant, Timeouts timeouts, EngineProcess process, PipeLog log) {
+        this.log = log;
         this.spec = spec;
         this.variant = variant;
         this.timeouts = timeouts;
@@ -96,6 +100,7 @@ public final class UsiEngine implements StartResult, EngineSession {
                 new StderrTail(process.process().getErrorStream(), spec.limits().stderrLines());
         this.stdin = new BufferedWriter(
                 new OutputStreamWriter(process.process().getOutputStream(), StandardCharsets.UTF_8), 8192);
+        output.logTo(log);
         PipeWatcher.register(housekeeping);
     }
 
@@ -118,6 +123,14 @@ public final class UsiEngine implements StartResult, EngineSession {
      * then waits for {@code readyok}.
      */
     public static StartResult start(EngineSpec spec, Variant variant, Timeouts timeouts) {
+        return start(spec, variant, timeouts, null);
+    }
+
+    /**
+     * As {@link #start(EngineSpec, Variant, Timeouts)}, with every line to and from the engine, from its
+     * first, kept in {@code log} (null: none kept).
+     */
+    public static StartResult start(EngineSpec spec, Variant variant, Timeouts timeouts, PipeLog log) {
         long started = System.nanoTime();
         EngineProcess process;
         try {
@@ -128,7 +141,7 @@ public final class UsiEngine implements StartResult, EngineSession {
                     "cannot start engine '" + spec.id() + "': " + e.getMessage(),
                     List.of());
         }
-        UsiEngine engine = new UsiEngine(spec, variant, timeouts, process);
+        UsiEngine engine = new UsiEngine(spec, variant, timeouts, process, log);
         Optional<EngineFailure> failed = engine.handshake(started);
         if (failed.isPresent()) {
             engine.close();
@@ -464,10 +477,14 @@ public final class UsiEngine implements StartResult, EngineSession {
         if (failure != null) {
             return Optional.of(failure);
         }
+        long writing = System.nanoTime(); // before the write: the engine may answer before it returns
         try {
             stdin.write(lines);
             stdin.write('\n');
             stdin.flush();
+            if (log != null) {
+                log.sent(lines, writing);
+            }
             return Optional.empty();
         } catch (IOException e) {
             return Optional.of(
@@ -633,6 +650,11 @@ public final class UsiEngine implements StartResult, EngineSession {
     /** Output that was not protocol so far: unexpected lines, overlong lines cut, lines dropped in a flood. */
     public String outputOddities() {
         return output.oddities();
+    }
+
+    /** Where this session keeps every line to and from the engine, if it was started with one. */
+    public Optional<PipeLog> pipeLog() {
+        return Optional.ofNullable(log);
     }
 
     /** The last lines of the engine's standard error. */
