@@ -177,9 +177,30 @@ pause_dir="${TAIKAI_BENCH_PAUSE_DIR:-}"
 [ -z "$pause_dir" ] || mkdir -p "$pause_dir"
 paused() { [ -n "$pause_dir" ] && [ -n "$(ls -A "$pause_dir" 2>/dev/null)" ]; }
 
+# A row can take longer than a session on the machine: each time a run is paused, its journal, load samples
+# and minutes so far are kept in bench/results/clocks-partial-local/<name>/ (commit them), and a later
+# benchmark run continues the row from there (--resume of its records) instead of starting it anew; the
+# partial is removed when the row is complete. Pause the benchmark (a file in TAIKAI_BENCH_PAUSE_DIR)
+# before stopping it, so that the last games are kept.
+partial_dir="$root/bench/results/clocks-partial-$mode"
+
+keep_partial() { # name dir minutes-so-far
+  mkdir -p "$partial_dir/$1"
+  gzip -c "$2/games.jsonl" > "$partial_dir/$1/games.jsonl.gz"
+  cp "$out/$1.load" "$partial_dir/$1/load"
+  echo "$3" > "$partial_dir/$1/minutes"
+  [ -f "$partial_dir/$1/since" ] || date -u '+%Y-%m-%d' > "$partial_dir/$1/since"
+}
+
 play() { # label control concurrency games engine-args... -> plays; writes $out/<name>.json
   local label="$1" control="$2" concurrency="$3" n="$4"; shift 4
-  local dir="$out/$label-$control-c$concurrency" pid status
+  local name="$label-$control-c$concurrency"
+  local dir="$out/$name" pid status
+  if [ -f "$partial_dir/$name/games.jsonl.gz" ] && [ ! -s "$dir/games.jsonl" ]; then
+    mkdir -p "$dir"
+    gunzip -c "$partial_dir/$name/games.jsonl.gz" > "$dir/games.jsonl"
+    echo "continued from $partial_dir/$name: $(wc -l < "$dir/games.jsonl") games of an earlier run" >> "$dir.progress"
+  fi
   while true; do
     while paused; do sleep 1; done
     [ -z "$pause_dir" ] || touch "$pause_dir.playing"
@@ -196,6 +217,8 @@ play() { # label control concurrency games engine-args... -> plays; writes $out/
     wait "$pid" || status=$?
     [ -z "$pause_dir" ] || rm -f "$pause_dir.playing"
     [ "$status" -eq 130 ] || [ "$status" -eq 143 ] || break
+    [ ! -s "$dir/games.jsonl" ] || keep_partial "$name" "$dir" \
+      "$(awk -v s=$((SECONDS - row_started)) -v e="$earlier_minutes" 'BEGIN { printf "%.1f", e + s / 60 }')"
   done
   cp "$dir/results.json" "$out/$label-$control-c$concurrency.json"
 }
@@ -233,20 +256,29 @@ configuration() { # label control concurrency games play-args... -> plays unless
     return
   fi
   echo "$name ($mode): $n games, from $(date -u +%H:%M)" >&2
-  local started=$SECONDS
+  row_started=$SECONDS
+  earlier_minutes=0
+  local continued=""
+  : > "$out/$name.load"
+  if [ -f "$partial_dir/$name/minutes" ]; then
+    earlier_minutes=$(cat "$partial_dir/$name/minutes")
+    cat "$partial_dir/$name/load" >> "$out/$name.load"
+    continued=", continued from an earlier run (begun $(cat "$partial_dir/$name/since"))"
+  fi
   # the load only while a run plays (not while paused for something else; see TAIKAI_BENCH_PAUSE_DIR)
   (while true; do
     if [ -z "$pause_dir" ] || [ -e "$pause_dir.playing" ]; then cut -d' ' -f1 /proc/loadavg; fi
     sleep 10
-  done) > "$out/$name.load" &
+  done) >> "$out/$name.load" &
   local sampler=$!
   if [ "$mode" = cluster ]; then play_cluster "$@"; else play "$@"; fi
   kill "$sampler"
   local minutes load
-  minutes=$(awk -v s=$((SECONDS - started)) 'BEGIN { printf "%.1f", s / 60 }')
+  minutes=$(awk -v s=$((SECONDS - row_started)) -v e="$earlier_minutes" 'BEGIN { printf "%.1f", e + s / 60 }')
   load=$(awk '{ s += $1 } END { printf "%.2f", NR ? s / NR : 0 }' "$out/$name.load")
   summarize "$label" "$control" "$concurrency" "$out/$name.json" "$minutes" "$load" > "$row"
-  echo "measured $(date -u '+%Y-%m-%d %H:%M') UTC, taikai $(git -C "$root" rev-parse --short HEAD)" >> "$row"
+  echo "measured $(date -u '+%Y-%m-%d %H:%M') UTC, taikai $(git -C "$root" rev-parse --short HEAD)$continued" >> "$row"
+  rm -rf "${partial_dir:?}/$name"
   write_report
   sed -n 1p "$row" >&2
 }
