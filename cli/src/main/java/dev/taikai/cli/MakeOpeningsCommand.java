@@ -71,7 +71,8 @@ final class MakeOpeningsCommand implements Callable<Integer> {
         }
         List<List<String>> lines = new ArrayList<>();
         collect(Position.start(variant), plies, new ArrayList<>(), new HashSet<>(), lines);
-        StartResult started = UsiEngine.start(engineSpec, variant, Timeouts.DEFAULT);
+        // no one reads warnings here: an option the engine does not list is refused
+        StartResult started = UsiEngine.refusingUnlistedOptions(UsiEngine.start(engineSpec, variant, Timeouts.DEFAULT));
         if (!(started instanceof UsiEngine usi)) {
             throw new ExitCodes.UsageException("cannot start " + engine + ": " + started);
         }
