@@ -39,8 +39,8 @@ final class EngineCheckCommand implements Callable<Integer> {
             names = "--engine",
             required = true,
             paramLabel = "ID|COMMAND",
-            description =
-                    "a catalog id (built in: fairy-stockfish) or a command line, e.g. \"/usr/games/fairy-stockfish\"")
+            description = "a catalog id (built in: fairy-stockfish, taikai-1 to taikai-4) or a command line, e.g."
+                    + " \"/usr/games/fairy-stockfish\"")
     private String engine;
 
     @Option(names = "--variant", required = true, paramLabel = "VARIANT", description = "minishogi or kyotoshogi")
@@ -84,7 +84,7 @@ final class EngineCheckCommand implements Callable<Integer> {
 
     private EngineSpec engineSpec() {
         try {
-            Catalog catalog = Catalog.builtIn();
+            Catalog catalog = dev.taikai.enginehost.catalog.BuiltinCatalog.get();
             if (catalogFile != null) {
                 catalog = catalog.with(Catalog.read(catalogFile));
             }

@@ -40,22 +40,43 @@ final class MakeOpeningsCommand implements Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
-    @Option(names = "--variant", required = true)
+    @Option(names = "--variant", required = true, paramLabel = "VARIANT", description = "minishogi or kyotoshogi")
     private String variantName;
 
-    @Option(names = "--plies", defaultValue = "4")
+    @Option(
+            names = "--plies",
+            defaultValue = "4",
+            paramLabel = "N",
+            description = "plies from the start of every opening (default: ${DEFAULT-VALUE})")
     private int plies;
 
-    @Option(names = "--depth", defaultValue = "8")
+    @Option(
+            names = "--depth",
+            defaultValue = "8",
+            paramLabel = "N",
+            description = "the engine's search depth for each position (default: ${DEFAULT-VALUE})")
     private int depth;
 
-    @Option(names = "--max-cp", defaultValue = "50")
+    @Option(
+            names = "--max-cp",
+            defaultValue = "50",
+            paramLabel = "CP",
+            description = "keep positions the engine scores within this many centipawns of equality (default:"
+                    + " ${DEFAULT-VALUE}; the shipped suites used 60)")
     private int maxCentipawns;
 
-    @Option(names = "--count", defaultValue = "100")
+    @Option(
+            names = "--count",
+            defaultValue = "100",
+            paramLabel = "N",
+            description = "openings to keep, closest to equality first (default: ${DEFAULT-VALUE})")
     private int count;
 
-    @Option(names = "--engine", defaultValue = "fairy-stockfish")
+    @Option(
+            names = "--engine",
+            defaultValue = "fairy-stockfish",
+            paramLabel = "ID|COMMAND",
+            description = "a built-in engine id or a command line (default: ${DEFAULT-VALUE})")
     private String engine;
 
     private record Candidate(List<String> moves, int score, long key) {}

@@ -22,12 +22,13 @@ import picocli.CommandLine.Unmatched;
                     + " and flags (the flags replace what the file says; -each sets time, timemargin and option.* for"
                     + " every engine of the file).",
             "",
-            "Flags: -variant V -engine conf=ID|name=N cmd=C [arg= dir= option.X= quirk= notation=] [tc= byoyomi= st="
-                    + " nodes= depth= timemargin=MS] ... -each <engine settings for all> -tournament round-robin|gauntlet|match|league|swiss|knockout"
-                    + " -seeds N -rounds N -games N -repeat -concurrency N -openings file=F order=sequential|random"
+            "Flags: -variant V -engine conf=ID|name=N cmd=C [arg= dir= option.X= env.X= quirk= notation="
+                    + " variant-option= memory-mb= processes=] [tc= byoyomi= st= nodes= depth=|plies= timemargin=MS]"
+                    + " [proto=usi] ... -each <engine settings for all> -tournament round-robin|gauntlet|match|league|swiss|knockout"
+                    + " -seeds N -rounds N -games N -repeat -concurrency N -openings file=F order=sequential|random start=N plies=N"
                     + " -sprt elo0= elo1= alpha= beta= -resign movecount= score= -draw movenumber= movecount= score="
                     + " -maxmoves N -timemargin MS -srand N -recover -restart on|off -event NAME -out DIR -catalog FILE"
-                    + " -ratinginterval N -log",
+                    + " -ratinginterval N -log (or -debug)",
             "",
             "Overrun margin (how far past its time a move may end before it loses on time): by default a tenth of"
                     + " a fixed move time or byoyomi, at least 100 ms and at most nine tenths of it, or 100 ms for"
@@ -59,6 +60,10 @@ final class RunCommand implements Callable<Integer> {
         if (args.isEmpty() || args.contains("--help") || args.contains("-h")) {
             spec.commandLine().usage(spec.commandLine().getOut());
             return args.isEmpty() ? ExitCodes.USAGE : 0;
+        }
+        if (args.equals(List.of("-V")) || args.equals(List.of("--version"))) {
+            spec.commandLine().getOut().println(new Version().getVersion()[0]);
+            return 0;
         }
         boolean verbose = args.contains("--verbose");
         boolean strict = args.contains("--strict");

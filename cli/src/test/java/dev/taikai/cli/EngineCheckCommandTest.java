@@ -32,6 +32,14 @@ class EngineCheckCommandTest {
     }
 
     @Test
+    void theBuiltInEnginesAreCheckedByTheirIds() {
+        CliRun run = CliRun.of("engine-check", "--engine", "taikai-1", "--variant", "minishogi");
+        assertEquals(0, run.exitCode(), run.out() + run.err());
+        assertTrue(run.outLines().get(0).startsWith("Engine check of taikai-1 ("), run.out());
+        assertTrue(run.outLines().get(run.outLines().size() - 1).startsWith("Result: PASS"), run.out());
+    }
+
+    @Test
     void aFailingEngineGivesExitCodeOne() {
         CliRun run = CliRun.of("engine-check", "--engine", fakeCommand("--no-variant"), "--variant", "minishogi");
         assertEquals(1, run.exitCode());
@@ -47,7 +55,7 @@ class EngineCheckCommandTest {
                 "engine-check --variant minishogi | Missing required option: '--engine=ID|COMMAND'",
                 "engine-check --engine x --variant minishogi --quirk fast | unknown quirk 'fast'; known: swapped-clocks",
                 "engine-check --engine x --variant minishogi --option Hash | --option needs NAME=VALUE, not 'Hash'",
-                "engine-check --engine x --variant minishogi --catalog /no/such.yaml | cannot read engine catalog /no/such.yaml",
+                "engine-check --engine x --variant minishogi --catalog /no/such.yaml | cannot read engine catalog /no/such.yaml: it does not exist",
             })
     void badUsageIsExitCodeTwo(String commandLine, String message) {
         CliRun run = CliRun.of(commandLine.split(" "));

@@ -121,6 +121,24 @@ class RunFoldersTest {
     }
 
     @Test
+    void aFolderThatCannotBeMadeIsOneLine() {
+        CliRun run = quick("-out", "/proc/taikai-x", "-engine", "conf=taikai-1", "-engine", "conf=taikai-2");
+        assertEquals(2, run.exitCode(), run.err());
+        assertEquals(
+                List.of("taikai run: cannot create the records folder /proc/taikai-x: folders cannot be made there"),
+                run.err().lines().toList());
+    }
+
+    @Test
+    void runTakesVersionLikeEveryCommand() {
+        for (String flag : List.of("-V", "--version")) {
+            CliRun run = CliRun.of("run", flag);
+            assertEquals(0, run.exitCode(), run.err());
+            assertTrue(run.out().startsWith("taikai "), run.out());
+        }
+    }
+
+    @Test
     void anEngineThatCannotStartIsOneLineBeforeAnyGame(@TempDir Path dir) {
         Path out = dir.resolve("never");
         CliRun run = quick("-out", out.toString(), "-engine", "conf=taikai-1", "-engine", "cmd=/no/such/engine");

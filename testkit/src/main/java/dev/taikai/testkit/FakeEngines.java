@@ -23,6 +23,11 @@ public final class FakeEngines {
     private FakeEngines() {}
 
     /** {@code java ... dev.taikai.testkit.FakeEngine <switches>} with this JVM and the testkit's classpath. */
+    /** The fake engine's usage text: every switch with what it does. */
+    public static String usage() {
+        return FakeEngineSwitches.USAGE;
+    }
+
     public static List<String> command(String... switches) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());

@@ -1,5 +1,6 @@
 package dev.taikai.tournament;
 
+import dev.taikai.enginehost.config.FileProblem;
 import dev.taikai.referee.game.Opening;
 import dev.taikai.rules.Game;
 import dev.taikai.rules.InvalidSfenException;
@@ -29,7 +30,7 @@ public final class OpeningSuite {
         try {
             lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new IllegalArgumentException("cannot read opening suite " + file + ": " + e.getMessage());
+            throw new IllegalArgumentException("cannot read opening suite " + file + ": " + FileProblem.of(file, e));
         }
         List<Opening> openings = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
@@ -49,6 +50,33 @@ public final class OpeningSuite {
             throw new IllegalArgumentException(file + ": no openings in the file");
         }
         return openings;
+    }
+
+    /**
+     * The suite from its {@code start}-th opening (1: the first), each cut to at most {@code plies} of its
+     * moves (negative: all of them), as cutechess-cli's {@code -openings start= plies=}.
+     *
+     * @throws IllegalArgumentException when {@code start} is past the suite's end
+     */
+    public static List<Opening> select(List<Opening> openings, int start, int plies) {
+        if (start < 1 || start > openings.size()) {
+            throw new IllegalArgumentException("the opening suite has " + openings.size() + " openings: start is 1 to "
+                    + openings.size() + ", not " + start);
+        }
+        List<Opening> selected = new ArrayList<>();
+        for (Opening opening : openings.subList(start - 1, openings.size())) {
+            if (plies < 0 || opening.moves().size() <= plies) {
+                selected.add(opening);
+                continue;
+            }
+            try {
+                Position from = Sfen.parse(opening.position().variant(), opening.sfen());
+                selected.add(Opening.of(from, opening.moves().subList(0, plies)));
+            } catch (InvalidSfenException | MoveException e) {
+                throw new IllegalStateException("an opening read from the suite no longer reads: " + opening, e);
+            }
+        }
+        return selected;
     }
 
     /**
@@ -85,8 +113,8 @@ public final class OpeningSuite {
             return opening;
         } catch (InvalidSfenException e) {
             throw new IllegalArgumentException(e.getMessage());
-        } catch (MoveException e) {
-            throw new IllegalArgumentException(e.getMessage());
+        } catch (MoveException e) { // say the variant: a suite of the other variant fails on a move
+            throw new IllegalArgumentException(e.getMessage() + " (as a " + variant.displayName() + " move)");
         }
     }
 }

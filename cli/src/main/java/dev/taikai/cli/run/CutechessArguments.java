@@ -49,7 +49,7 @@ public final class CutechessArguments {
     /** Engine keys that may be given more than once: all their values count, in order. */
     private static final Set<String> REPEATABLE_KEYS = Set.of("arg", "quirk");
 
-    private static final Set<String> NO_VALUE = Set.of("-repeat", "-recover", "-log");
+    private static final Set<String> NO_VALUE = Set.of("-repeat", "-recover", "-log", "-debug");
 
     private CutechessArguments() {}
 
@@ -65,7 +65,14 @@ public final class CutechessArguments {
                 String flag = args.get(i);
                 if (NO_VALUE.contains(flag)) {
                     // -repeat: pairs always share their opening; -recover: failed engines always restart
-                    flags.single.put(flag, "");
+                    flags.single.put(flag.equals("-debug") ? "-log" : flag, "");
+                    if (flag.equals("-repeat") && i + 1 < args.size() && !isFlag(args.get(i + 1))) {
+                        String times = args.get(++i); // cutechess's -repeat [N]
+                        if (!times.equals("2")) {
+                            throw new ConfigException("-repeat " + times + ": here each opening is played by one"
+                                    + " game pair, colours swapped (-repeat 2, or -repeat alone)");
+                        }
+                    }
                     continue;
                 }
                 if (ONE_VALUE.contains(flag)) {
@@ -254,7 +261,8 @@ public final class CutechessArguments {
         List<Opening> openings = spec.openings();
         boolean random = spec.randomOrder();
         if (groups.containsKey("-openings")) {
-            Map<String, String> o = pairs("-openings", groups.get("-openings"), Set.of("file", "order", "format"));
+            Map<String, String> o =
+                    pairs("-openings", groups.get("-openings"), Set.of("file", "order", "format", "start", "plies"));
             if (!o.containsKey("file")) {
                 throw new ConfigException("-openings needs file=<path>");
             }
@@ -263,9 +271,12 @@ public final class CutechessArguments {
                         + " (format=sfen; docs/tournaments.md)");
             }
             try {
-                openings = OpeningSuite.read(Path.of(o.get("file")), spec.variant());
+                openings = OpeningSuite.select(
+                        OpeningSuite.read(Path.of(o.get("file")), spec.variant()),
+                        (int) number("-openings start", o.getOrDefault("start", "1")),
+                        (int) number("-openings plies", o.getOrDefault("plies", "-1")));
             } catch (IllegalArgumentException e) {
-                throw new ConfigException(e.getMessage());
+                throw new ConfigException("-openings: " + e.getMessage());
             }
             String order = o.getOrDefault("order", "sequential");
             if (!order.equals("random") && !order.equals("sequential")) {

@@ -78,7 +78,7 @@ final class RunRecords implements AutoCloseable {
         try {
             Files.createDirectories(dir.resolve("games"));
         } catch (IOException e) {
-            throw new ConfigException("cannot create the records folder " + dir + ": " + reason(e));
+            throw new ConfigException("cannot create the records folder " + dir + ": " + reason(dir, e));
         }
         Path settingsFile = dir.resolve("tournament.txt");
         Path journalFile = dir.resolve("games.jsonl");
@@ -161,12 +161,11 @@ final class RunRecords implements AutoCloseable {
         }
     }
 
-    private static String reason(IOException e) {
-        return e instanceof java.nio.file.AccessDeniedException
-                ? "permission denied"
-                : e instanceof java.nio.file.FileAlreadyExistsException
-                        ? e.getMessage() + " is a file"
-                        : e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+    private static String reason(Path dir, IOException e) {
+        if (e instanceof java.nio.file.NoSuchFileException) { // missing parents are made: the place refuses folders
+            return "folders cannot be made there";
+        }
+        return dev.taikai.enginehost.config.FileProblem.of(dir, e);
     }
 
     /**
@@ -327,7 +326,7 @@ final class RunRecords implements AutoCloseable {
     /**
      * Appends games to the run's archives: {@value #KIF_ARCHIVE}, every game's KIF one after another (as
      * in games/), and {@value #SFEN_ARCHIVE}, a game per line: its start SFEN and its moves in USI, then
-     * after {@code #} its id, engines and result (an opening-suite line, so {@code -openings} can read it).
+     * after {@code #} its id, engines and result (the form of an opening-suite line).
      */
     private void appendToArchives(List<GameRecord> games) throws IOException {
         StringBuilder kif = new StringBuilder();
@@ -445,12 +444,21 @@ final class RunRecords implements AutoCloseable {
         EloInterval elo = EloInterval.of(wdl);
         putNumber(m, "elo", elo.elo());
         putNumber(m, "elo_error", elo.error());
+        putNumber(m, "elo_lower", elo.lower());
+        putNumber(m, "elo_upper", elo.upper());
         putNumber(m, "los", wdl.los());
         putNumber(m, "draw_ratio", wdl.drawRatio());
         Pentanomial pairs = standings.pentanomial(first, second);
         ArrayNode counts = m.putArray("pentanomial");
         for (long count : pairs.counts()) {
             counts.add(count);
+        }
+        if (pairs.pairs() > 0) {
+            EloInterval pairElo = EloInterval.of(pairs);
+            putNumber(m, "pentanomial_elo", pairElo.elo());
+            putNumber(m, "pentanomial_elo_lower", pairElo.lower());
+            putNumber(m, "pentanomial_elo_upper", pairElo.upper());
+            putNumber(m, "normalized_elo", pairs.normalizedElo());
         }
         Sprt sprt = plan.spec().sprt();
         if (sprt != null) {
@@ -466,10 +474,10 @@ final class RunRecords implements AutoCloseable {
         return m;
     }
 
-    /** {@code value} rounded to hundredths, or null where it is not finite (JSON has no infinity). */
+    /** {@code value} at full precision (the report rounds, files do not), or null where it is not finite. */
     static void putNumber(ObjectNode node, String key, double value) {
         if (Double.isFinite(value)) {
-            node.put(key, Math.round(value * 100) / 100.0);
+            node.put(key, value);
         } else {
             node.putNull(key);
         }

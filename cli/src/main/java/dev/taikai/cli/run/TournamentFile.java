@@ -61,11 +61,9 @@ public final class TournamentFile {
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (java.nio.file.NoSuchFileException e) {
             throw new ConfigException("tournament file " + file + " does not exist");
-        } catch (java.nio.file.AccessDeniedException e) {
-            throw new ConfigException("tournament file " + file + ": permission denied");
         } catch (IOException e) {
             throw new ConfigException("cannot read tournament file " + file + ": "
-                    + (Files.isDirectory(file) ? "it is a folder" : e.getMessage()));
+                    + dev.taikai.enginehost.config.FileProblem.of(file, e));
         }
         Path dir = file.toAbsolutePath().getParent();
         YamlNode root = YamlNode.root(new StringReader(text), file.toString(), "the tournament file is empty");
@@ -78,7 +76,8 @@ public final class TournamentFile {
                 .orElseThrow(() -> variantNode.error("unknown variant; use minishogi or kyotoshogi"));
         Catalog catalog = BuiltinCatalog.get();
         if (f.containsKey("catalog")) {
-            catalog = catalog.with(Catalog.read(dir.resolve(f.get("catalog").nonEmpty())));
+            catalog = catalog.with(
+                    Catalog.read(dir.resolve(f.get("catalog").nonEmpty()).normalize()));
         }
         TimeControl timeControl = f.containsKey("time-control")
                 ? timeControl(f.get("time-control"))
@@ -107,17 +106,27 @@ public final class TournamentFile {
                             node.error("unknown format; use round-robin, gauntlet, match, league, swiss or knockout"));
         }
         int seeds = f.containsKey("seeds") ? (int) f.get("seeds").number(1, entrants.size() - 1) : 1;
-        int rounds = f.containsKey("rounds") ? (int) f.get("rounds").number(1, 1_000_000) : 1;
+        // a league may run with no end (rounds: 0), as its flags and the cluster's API allow
+        int rounds =
+                f.containsKey("rounds") ? (int) f.get("rounds").number(format == Format.LEAGUE ? 0 : 1, 1_000_000) : 1;
         int games = f.containsKey("games") ? (int) f.get("games").number(1, 1_000_000) : 2;
         List<Opening> openings = List.of();
         boolean random = false;
         if (f.containsKey("openings")) {
-            Map<String, YamlNode> o = f.get("openings").mapping(Set.of("file", "order"));
+            Map<String, YamlNode> o = f.get("openings").mapping(Set.of("file", "order", "start", "plies"));
             YamlNode fileNode = required(f.get("openings"), o, "file");
             try {
-                openings = OpeningSuite.read(dir.resolve(fileNode.nonEmpty()), variant);
+                openings = OpeningSuite.read(dir.resolve(fileNode.nonEmpty()).normalize(), variant);
             } catch (IllegalArgumentException e) {
                 throw fileNode.error(e.getMessage());
+            }
+            try {
+                openings = OpeningSuite.select(
+                        openings,
+                        o.containsKey("start") ? (int) o.get("start").number(1, Integer.MAX_VALUE) : 1,
+                        o.containsKey("plies") ? (int) o.get("plies").number(0, 10_000) : -1);
+            } catch (IllegalArgumentException e) {
+                throw o.get("start").error(e.getMessage());
             }
             if (o.containsKey("order")) {
                 String order = o.get("order").nonEmpty();
@@ -138,7 +147,7 @@ public final class TournamentFile {
         long seed = f.containsKey("seed") ? f.get("seed").number(Long.MIN_VALUE, Long.MAX_VALUE) : 1;
         Sprt sprt = f.containsKey("sprt") ? sprt(f.get("sprt")) : null;
         Path output = f.containsKey("output")
-                ? dir.resolve(f.get("output").nonEmpty())
+                ? dir.resolve(f.get("output").nonEmpty()).normalize()
                 : NewFolder.of(Path.of("results"), name);
         boolean restartEveryGame = false;
         if (f.containsKey("restart")) {
@@ -168,8 +177,23 @@ public final class TournamentFile {
                     sprt);
             return new RunPlan(spec, catalog, output, restartEveryGame, 0, engineLogs);
         } catch (IllegalArgumentException e) {
-            throw root.error(e.getMessage());
+            throw placed(e.getMessage(), root, f);
         }
+    }
+
+    /** A tournament-wide refusal at the key it is about, where the file has that key; else at the top. */
+    private static ConfigException placed(String message, YamlNode root, Map<String, YamlNode> f) {
+        String key = message.startsWith("SPRT")
+                ? "sprt"
+                : message.startsWith("a match") || message.startsWith("a league")
+                        ? "format"
+                        : message.startsWith("a knockout's rounds")
+                                ? "rounds"
+                                : message.startsWith("a gauntlet") ? "seeds" : "";
+        if (!f.containsKey(key) && (key.equals("seeds") || key.equals("rounds"))) {
+            key = "format";
+        }
+        return f.containsKey(key) ? f.get(key).error(message) : root.error(message);
     }
 
     private static Entrant entrant(YamlNode item, Catalog catalog, List<EngineSpec> inline, TimeControl timeControl)

@@ -124,10 +124,10 @@ class TournamentDefinitionTest {
                 "variant: minishogi\\nengines: [taikai-1, taikai-2]\\ntime-control: fast | t.yaml:3: time-control: time control 'fast'",
                 "variant: minishogi\\nengines: [taikai-1, taikai-2]\\nrounds: 0 | t.yaml:3: rounds: 0 is out of range",
                 "variant: minishogi\\nengines: [taikai-1, taikai-2]\\nformat: ladder | t.yaml:3: format: unknown format",
-                "variant: minishogi\\nengines: [taikai-1, taikai-2, taikai-3]\\nformat: knockout\\nrounds: 3 | t.yaml:1: a knockout's rounds follow from its number of engines",
+                "variant: minishogi\\nengines: [taikai-1, taikai-2, taikai-3]\\nformat: knockout\\nrounds: 3 | t.yaml:4: rounds: a knockout's rounds follow from its number of engines",
                 "variant: minishogi\\nengines:\\n  - taikai-1\\n  - {engine: taikai-2, from-round: 2} | t.yaml:1: engine 'taikai-2': only a league's engines play from or until a round",
                 "variant: minishogi\\nformat: league\\nrounds: 4\\nengines:\\n  - taikai-1\\n  - taikai-2\\n  - {engine: taikai-3, from-round: 3, until-round: 2} | t.yaml:7: engines[2]: an engine's rounds are from round 1 or later",
-                "variant: minishogi\\nengines: [taikai-1, taikai-2, taikai-3]\\nsprt: {elo0: 0, elo1: 5} | t.yaml:1: SPRT needs a two-engine match",
+                "variant: minishogi\\nengines: [taikai-1, taikai-2, taikai-3]\\nsprt: {elo0: 0, elo1: 5} | t.yaml:3: sprt: SPRT needs a two-engine match",
                 "variant: minishogi\\nengines: [taikai-1, taikai-2]\\nsprt: {elo0: 5, elo1: 0} | t.yaml:3: sprt: SPRT needs elo0 < elo1",
                 "variant: minishogi\\nengines: [taikai-1, taikai-2]\\nopenings: {file: missing.txt} | t.yaml:3: openings.file: cannot read opening suite",
                 "variant: minishogi\\nengines: [taikai-1, taikai-2]\\nadjudication: {resign: {score: 500}} | t.yaml:3: adjudication.resign: 'moves' is required",
@@ -274,6 +274,7 @@ class TournamentDefinitionTest {
                 "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -resign movecount=3 score=600 twosided=false | -resign twosided=false: resign adjudication is always two-sided",
                 "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -each nodes | -each setting 'nodes' is not key=value",
                 "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -restart sometimes | -restart is on or off",
+                "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -repeat 4 | -repeat 4: here each opening is played by one game pair",
             })
     void badFlagsSayWhatIsWrong(String commandLine, String message) {
         ConfigException e =
@@ -331,5 +332,75 @@ class TournamentDefinitionTest {
                     ConfigException.class, () -> CutechessArguments.over(file, List.of(parts[0].split(" "))));
             assertTrue(e.getMessage().contains(parts[1]), e.getMessage());
         }
+    }
+
+    @Test
+    void cutechessNoValueFlagsAreHonouredOrRefused() throws Exception {
+        java.util.function.Function<List<String>, RunPlan> parse = more -> {
+            try {
+                return CutechessArguments.parse(twoBuiltIns(more.toArray(String[]::new)));
+            } catch (ConfigException e) {
+                throw new AssertionError(e.getMessage(), e);
+            }
+        };
+        assertEquals(
+                3, parse.apply(List.of("-repeat", "2", "-rounds", "3")).spec().rounds(), "-repeat 2 is the default");
+        assertEquals(false, parse.apply(List.of("-repeat", "-recover")).engineLogs());
+        assertEquals(true, parse.apply(List.of("-log")).engineLogs());
+        assertEquals(true, parse.apply(List.of("-debug")).engineLogs(), "cutechess's name for it");
+    }
+
+    @Test
+    void anOpeningSuiteThatCannotBeUsedSaysWhy(@TempDir Path dir) throws Exception {
+        Path binary = Files.write(dir.resolve("suite.bin"), new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1});
+        for (String[] bad : List.of(
+                new String[] {binary.toString(), "cannot read opening suite " + binary + ": it is not UTF-8 text"},
+                new String[] {
+                    dir.resolve("none.txt").toString(),
+                    "cannot read opening suite " + dir.resolve("none.txt") + ": it does not exist"
+                },
+                new String[] {"../openings/kyotoshogi.txt", "../openings/kyotoshogi.txt:"})) {
+            ConfigException e = assertThrows(
+                    ConfigException.class, () -> CutechessArguments.parse(twoBuiltIns("-openings", "file=" + bad[0])));
+            assertTrue(e.getMessage().startsWith("-openings: " + bad[1]), e.getMessage());
+        }
+        ConfigException kyoto = assertThrows(
+                ConfigException.class,
+                () -> CutechessArguments.parse(twoBuiltIns("-openings", "file=../openings/kyotoshogi.txt")));
+        assertTrue(kyoto.getMessage().endsWith(" (as a Minishogi move)"), kyoto.getMessage());
+    }
+
+    @Test
+    void openingsFromTheNthCutToNPlies(@TempDir Path dir) throws Exception {
+        var suite = OpeningSuite.read(Path.of("../openings/minishogi.txt"), Variant.MINISHOGI);
+        RunPlan flags = CutechessArguments.parse(
+                twoBuiltIns("-openings", "file=../openings/minishogi.txt", "start=3", "plies=2"));
+        assertEquals(suite.size() - 2, flags.spec().openings().size());
+        assertEquals(
+                suite.get(2).moves().subList(0, 2),
+                flags.spec().openings().get(0).moves());
+        assertEquals(suite.get(2).sfen(), flags.spec().openings().get(0).sfen());
+        Files.writeString(
+                dir.resolve("t.yaml"),
+                "variant: minishogi\nengines: [taikai-1, taikai-2]\nopenings: {file: "
+                        + Path.of("../openings/minishogi.txt").toAbsolutePath() + ", start: 3, plies: 2}\n");
+        assertEquals(
+                flags.spec().openings().stream().map(Object::toString).toList(),
+                TournamentFile.read(dir.resolve("t.yaml")).spec().openings().stream()
+                        .map(Object::toString)
+                        .toList());
+        ConfigException past = assertThrows(
+                ConfigException.class,
+                () -> CutechessArguments.parse(
+                        twoBuiltIns("-openings", "file=../openings/minishogi.txt", "start=101")));
+        assertEquals("-openings: the opening suite has 100 openings: start is 1 to 100, not 101", past.getMessage());
+    }
+
+    /** {@code -variant minishogi} with taikai-1 and taikai-2, then {@code more}. */
+    private static List<String> twoBuiltIns(String... more) {
+        List<String> all = new java.util.ArrayList<>(
+                List.of("-variant", "minishogi", "-engine", "conf=taikai-1", "-engine", "conf=taikai-2"));
+        all.addAll(List.of(more));
+        return all;
     }
 }

@@ -1,6 +1,7 @@
 package dev.taikai.enginehost.catalog;
 
 import dev.taikai.enginehost.config.ConfigException;
+import dev.taikai.enginehost.config.FileProblem;
 import dev.taikai.enginehost.config.YamlNode;
 import dev.taikai.rules.Notation;
 import java.io.IOException;
@@ -71,7 +72,7 @@ public final class Catalog {
         try {
             text = Files.readString(file, StandardCharsets.UTF_8);
         } catch (IOException e) {
-            throw new ConfigException("cannot read engine catalog " + file + ": " + e.getMessage());
+            throw new ConfigException("cannot read engine catalog " + file + ": " + FileProblem.of(file, e));
         }
         return parse(new StringReader(text), file.toString());
     }
