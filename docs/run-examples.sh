@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Runs every command example of the README and the docs exactly as printed: each line of a fenced block
+# that starts with './taikai' or 'printf' (its trailing '  # comment' cut off), from the repository root,
+# each within 5 minutes; records a run writes under results/ are removed afterwards. A line that cannot run
+# here is listed below with the reason, one that shows a failure on purpose with its exit code; a listed line that the docs no longer hold fails the run, so the
+# list follows the docs. Called by ./run-tests after the build.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+
+declare -A skipped=(
+  ["./taikai run tournament.yaml"]="tournament.yaml stands for the reader's own file"
+  ['./taikai engine-check --engine "/path/to/engine --flag" --variant kyotoshogi --option "Hash=64" --quirk swapped-clocks']="/path/to/engine stands for the reader's engine"
+  ["./taikai engine-check --catalog engines.yaml --engine my-engine --variant minishogi"]="engines.yaml and my-engine stand for the reader's catalog"
+  ["./taikai cluster up"]="docs/distributed.md's block: run-tests runs it as a whole just before"
+  ["./taikai cluster submit docs/cluster.example.yaml"]="docs/distributed.md's block: run-tests runs it as a whole"
+  ["./taikai cluster status"]="docs/distributed.md's block: run-tests runs it as a whole"
+  ["./taikai cluster down"]="docs/distributed.md's block: run-tests runs it as a whole"
+  ["./taikai make-openings --variant minishogi  --plies 4 --depth 8 --max-cp 60 --count 100 > openings/minishogi.txt"]="rewrites the shipped suite (how it was made)"
+  ["./taikai make-openings --variant kyotoshogi --plies 4 --depth 8 --max-cp 60 --count 100 > openings/kyotoshogi.txt"]="rewrites the shipped suite (how it was made)"
+)
+
+examples="$(for doc in README.md docs/*.md openings/README.md deploy/k8s/README.md; do
+  awk '/^```/ { block = !block; next } block && /^(\.\/taikai |printf )/' "$doc"
+done | sed 's/  *#.*$//')"
+
+# Examples that show a failure on purpose, with the exit code they must end with.
+declare -A fails=(
+  ['./taikai engine-check --engine "./taikai fake-engine --swapped-clocks" --variant minishogi']=1
+)
+
+declare -A seen=()
+ran=0
+before="$(ls results 2>/dev/null || true)"
+remove_made() { # the records folders the examples made, whatever the end
+  for made in $(ls results 2>/dev/null || true); do
+    printf '%s\n' "$before" | grep -qx "$made" || rm -rf "results/$made"
+  done
+  rmdir results 2>/dev/null || true
+}
+trap remove_made EXIT
+while IFS= read -r example; do
+  [ -n "$example" ] || continue
+  [ -z "${seen[$example]:-}" ] || continue # printed in two places: run once
+  seen["$example"]=1
+  if [ -n "${skipped[$example]:-}" ]; then
+    echo "docs example not run here ($example): ${skipped[$example]}" >&2
+    continue
+  fi
+  echo "docs example: $example" >&2
+  log="$(mktemp)"
+  status=0
+  timeout 300 bash -euo pipefail -c "$example" > "$log" 2>&1 < /dev/null || status=$?
+  if [ "$status" != "${fails[$example]:-0}" ]; then
+    tail -n 30 "$log" >&2
+    echo "docs example ended with exit code $status, not ${fails[$example]:-0}: $example" >&2
+    exit 1
+  fi
+  rm -f "$log"
+  ran=$((ran + 1))
+done <<< "$examples"
+
+for example in "${!skipped[@]}"; do
+  [ -n "${seen[$example]:-}" ] || { echo "docs/run-examples.sh lists an example the docs no longer hold: $example" >&2; exit 1; }
+done
+echo "docs examples: $ran run as printed, ${#skipped[@]} not run here (reasons above)" >&2
