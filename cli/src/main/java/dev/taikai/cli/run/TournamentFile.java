@@ -31,7 +31,7 @@ import java.util.Set;
  * the line and the field.
  */
 public final class TournamentFile {
-    private static final Set<String> KEYS = Set.of(
+    static final Set<String> KEYS = Set.of(
             "name",
             "variant",
             "format",
