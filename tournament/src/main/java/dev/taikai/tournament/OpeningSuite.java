@@ -1,6 +1,6 @@
 package dev.taikai.tournament;
 
-import dev.taikai.enginehost.config.FileProblem;
+import dev.taikai.enginehost.catalog.FileProblem;
 import dev.taikai.referee.game.Opening;
 import dev.taikai.rules.Game;
 import dev.taikai.rules.InvalidSfenException;

@@ -165,7 +165,7 @@ final class RunRecords implements AutoCloseable {
         if (e instanceof java.nio.file.NoSuchFileException) { // missing parents are made: the place refuses folders
             return "folders cannot be made there";
         }
-        return dev.taikai.enginehost.config.FileProblem.of(dir, e);
+        return dev.taikai.enginehost.catalog.FileProblem.of(dir, e);
     }
 
     /**

@@ -63,7 +63,7 @@ public final class TournamentFile {
             throw new ConfigException("tournament file " + file + " does not exist");
         } catch (IOException e) {
             throw new ConfigException("cannot read tournament file " + file + ": "
-                    + dev.taikai.enginehost.config.FileProblem.of(file, e));
+                    + dev.taikai.enginehost.catalog.FileProblem.of(file, e));
         }
         Path dir = file.toAbsolutePath().getParent();
         YamlNode root = YamlNode.root(new StringReader(text), file.toString(), "the tournament file is empty");

@@ -1,7 +1,6 @@
 package dev.taikai.enginehost.catalog;
 
 import dev.taikai.enginehost.config.ConfigException;
-import dev.taikai.enginehost.config.FileProblem;
 import dev.taikai.enginehost.config.YamlNode;
 import dev.taikai.rules.Notation;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.taikai.enginehost.config;
+package dev.taikai.enginehost.catalog;
 
 import java.io.IOException;
 import java.nio.charset.CharacterCodingException;
