@@ -235,10 +235,11 @@ final class RunRecords implements AutoCloseable {
         journal.force(false);
         Path kif = dir.resolve("games").resolve(record.id() + ".kif");
         Path temporary = kif.resolveSibling(record.id() + ".kif.tmp");
-        Files.writeString(temporary, Kif.write(record, plan.spec().name()), StandardCharsets.UTF_8);
+        String kifText = Kif.write(record, plan.spec().name());
+        Files.writeString(temporary, kifText, StandardCharsets.UTF_8);
         Files.move(temporary, kif, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         appendResult(game, standings);
-        appendToArchives(List.of(record));
+        appendToArchives(kifText + "\n", sfenLine(record) + "\n");
         Files.writeString(
                 dir.resolve("taikai.log"),
                 logLine(record),
@@ -320,21 +321,21 @@ final class RunRecords implements AutoCloseable {
     private void rewriteArchives(List<GameRecord> games) throws IOException {
         Files.deleteIfExists(dir.resolve(KIF_ARCHIVE));
         Files.deleteIfExists(dir.resolve(SFEN_ARCHIVE));
-        appendToArchives(games);
-    }
-
-    /**
-     * Appends games to the run's archives: {@value #KIF_ARCHIVE}, every game's KIF one after another (as
-     * in games/), and {@value #SFEN_ARCHIVE}, a game per line: its start SFEN and its moves in USI, then
-     * after {@code #} its id, engines and result (the form of an opening-suite line).
-     */
-    private void appendToArchives(List<GameRecord> games) throws IOException {
         StringBuilder kif = new StringBuilder();
         StringBuilder sfen = new StringBuilder();
         for (GameRecord record : games) {
             kif.append(Kif.write(record, plan.spec().name())).append('\n');
             sfen.append(sfenLine(record)).append('\n');
         }
+        appendToArchives(kif.toString(), sfen.toString());
+    }
+
+    /**
+     * Appends to the run's archives: {@value #KIF_ARCHIVE}, every game's KIF one after another (as
+     * in games/), and {@value #SFEN_ARCHIVE}, a game per line: its start SFEN and its moves in USI, then
+     * after {@code #} its id, engines and result (the form of an opening-suite line).
+     */
+    private void appendToArchives(String kif, String sfen) throws IOException {
         for (var file : Map.of(KIF_ARCHIVE, kif, SFEN_ARCHIVE, sfen).entrySet()) {
             Files.writeString(
                     dir.resolve(file.getKey()),
