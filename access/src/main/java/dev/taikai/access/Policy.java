@@ -37,6 +37,7 @@ public final class Policy {
             Map.entry("GET /api/tournaments/*", READERS),
             Map.entry("GET /api/tournaments/*/standings", READERS),
             Map.entry("GET /api/tournaments/*/games", READERS),
+            Map.entry("GET /api/tournaments/*/games/*/log", READERS),
             Map.entry("GET /q/metrics", EnumSet.of(Role.ADMIN, Role.VIEWER)));
 
     private Policy() {}
@@ -53,14 +54,18 @@ public final class Policy {
         return RULES.getOrDefault(operation, Set.of());
     }
 
-    /** The HTTP operation for a request: {@code VERB /path} with each tournament id and entrant name written {@code *}. */
+    /**
+     * The HTTP operation for a request: {@code VERB /path} with each tournament id, entrant name and game
+     * id written {@code *}.
+     */
     public static String http(String method, String path) {
         String[] parts = path.split("/", -1);
         StringBuilder route = new StringBuilder(method).append(' ');
         for (int i = 1; i < parts.length; i++) {
             route.append('/');
             boolean tournaments = parts[1].equals("api") && parts.length > 2 && parts[2].equals("tournaments");
-            boolean id = tournaments && (i == 3 || (i == 5 && parts[4].equals("entrants")));
+            boolean id =
+                    tournaments && (i == 3 || (i == 5 && (parts[4].equals("entrants") || parts[4].equals("games"))));
             route.append(id ? "*" : parts[i]);
         }
         return route.length() == method.length() + 1 ? route.append('/').toString() : route.toString();

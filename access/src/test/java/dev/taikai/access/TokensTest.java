@@ -127,6 +127,8 @@ class TokensTest {
 
         assertEquals("GET /api/tournaments/*/standings", Policy.http("GET", "/api/tournaments/t-1/standings"));
         assertEquals("DELETE /api/tournaments/*", Policy.http("DELETE", "/api/tournaments/t-1"));
+        assertEquals(
+                "GET /api/tournaments/*/games/*/log", Policy.http("GET", "/api/tournaments/t-1/games/r1-p1-g2/log"));
         assertEquals("POST /api/tournaments", Policy.http("POST", "/api/tournaments"));
         assertEquals(
                 "DELETE /api/tournaments/*/entrants/*", Policy.http("DELETE", "/api/tournaments/l-1/entrants/bob"));

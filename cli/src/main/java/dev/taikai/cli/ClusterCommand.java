@@ -228,10 +228,6 @@ final class ClusterCommand implements Runnable {
         public Integer call() throws Exception {
             LocalCluster cluster = recorded();
             RunPlan plan = plan(file, out);
-            if (plan.engineLogs()) {
-                throw new ExitCodes.UsageException("engine-logs: a cluster does not keep engine logs yet (taikai run"
-                        + " does); leave the key out, or set it to false");
-            }
             Set<String> known = workerEngines();
             for (Entrant entrant : plan.spec().entrants()) {
                 if (!known.contains(entrant.engineId())) {
@@ -253,6 +249,7 @@ final class ClusterCommand implements Runnable {
             try {
                 state = scheduler.create(TournamentMessages.toProto(plan.spec()).toBuilder()
                         .setConcurrency(Math.max(0, concurrency))
+                        .setEngineLogs(plan.engineLogs())
                         .build());
             } catch (SchedulerClient.Refused e) {
                 if (e.status() == 400) {
@@ -402,7 +399,8 @@ final class ClusterCommand implements Runnable {
             }
         }
         try {
-            ClusterRecords.write(plan, state, records, out).forEach(w -> err.println("warning: " + w));
+            ClusterRecords.write(plan, state, records, game -> scheduler.engineLog(id, game), out)
+                    .forEach(w -> err.println("warning: " + w));
         } catch (ConfigException e) {
             throw new ExitCodes.UsageException(e.getMessage());
         }

@@ -24,10 +24,13 @@ final class ClusterRecords {
 
     /** Refuses a tournament that is not the one {@code plan} describes (its file changed, or another file). */
     static void checkSame(RunPlan plan, TournamentState state) throws ConfigException {
+        // how many games run at once and whether engine logs are kept do not change the tournament
         var described = TournamentMessages.toProto(plan.spec()).toBuilder()
                 .clearConcurrency()
+                .clearEngineLogs()
                 .build();
-        var played = state.getSpec().toBuilder().clearConcurrency().build();
+        var played =
+                state.getSpec().toBuilder().clearConcurrency().clearEngineLogs().build();
         if (!described.equals(played)) {
             throw new ConfigException("tournament " + state.getTournamentId() + " ('" + played.getName()
                     + "') is not the tournament this file describes");
@@ -35,7 +38,12 @@ final class ClusterRecords {
     }
 
     /** Writes the folder and prints the report; returns a line for each record the local count did not take. */
-    static List<String> write(RunPlan plan, TournamentState state, List<GameRecord> records, PrintWriter out)
+    static List<String> write(
+            RunPlan plan,
+            TournamentState state,
+            List<GameRecord> records,
+            RecordsFolder.EngineLogSource logs,
+            PrintWriter out)
             throws IOException, ConfigException {
         var message = state.getSpec();
         boolean league = plan.spec().format() == Format.LEAGUE;
@@ -56,6 +64,7 @@ final class ClusterRecords {
                 run,
                 state.getTournamentId(),
                 records.stream().map(r -> GameMessages.record(r).record()).toList(),
+                logs,
                 out);
     }
 }

@@ -553,6 +553,69 @@ class ClusterTest {
     }
 
     /**
+     * With {@code engine-logs: true} every game's engine log travels from the workers with the end of each
+     * session's game to the referee, which publishes it to Kafka beside the record; the scheduler serves it
+     * and {@code cluster submit} writes it into the records folder, as {@code taikai run -log} does.
+     */
+    @Test
+    void engineLogsTravelFromTheWorkersThroughKafkaToTheRecordsFolder() throws Exception {
+        Path file = dir.resolve("logged.yaml");
+        Files.writeString(
+                file,
+                String.join(
+                        "\n",
+                        "name: logged games",
+                        "variant: minishogi",
+                        "catalog: fakes.yaml",
+                        "games: 2",
+                        "time-control: byoyomi 0.5",
+                        "adjudication: {move-limit: 30}",
+                        "engine-logs: true",
+                        "engines: [fake-a, fake-b]",
+                        ""));
+        Path records = dir.resolve("logged-records");
+        ClusterProbe.Output submitted = ClusterProbe.submit(cluster, file, "--out", records.toString());
+        assertEquals(0, submitted.code(), submitted.err() + "\n" + submitted.out());
+        assertTrue(submitted.out().contains(", logs/*.log.gz: 2 engine logs)"), submitted.out());
+        JsonNode results = Tournaments.results(records);
+        for (JsonNode game : results.get("games")) {
+            String id = game.get("id").asText();
+            List<String> lines =
+                    gunzipped(Files.readAllBytes(records.resolve("logs").resolve(id + ".log.gz")));
+            int plies = game.get("plies").asInt();
+            assertEquals(
+                    plies,
+                    lines.stream()
+                            .filter(l -> l.matches("\\S+ fake-[ab] > go .*"))
+                            .count(),
+                    "a go a move in " + id + ": " + lines);
+            assertEquals(
+                    plies,
+                    lines.stream()
+                            .filter(l -> l.matches("\\S+ fake-[ab] < bestmove .*"))
+                            .count(),
+                    "a bestmove a move in " + id);
+            assertTrue(lines.stream().anyMatch(l -> l.contains(" fake-a > gameover ")), lines.toString());
+            assertTrue(lines.stream().anyMatch(l -> l.contains(" fake-b > gameover ")), lines.toString());
+        }
+        String id = submitted.tournamentId();
+        var served = scheduler.engineLog(id, "r1-p1-g2");
+        assertTrue(served.isPresent(), "the scheduler serves the log");
+        assertEquals(gunzipped(served.get()), gunzipped(Files.readAllBytes(records.resolve("logs/r1-p1-g2.log.gz"))));
+        assertTrue(scheduler.engineLog(id, "r9-p1-g1").isEmpty(), "no such game, no log");
+        String refusal = get(cluster.scheduler().http() + "/api/tournaments/" + id + "/games/r9-p1-g1/log");
+        assertTrue(refusal.contains("no engine log of game 'r9-p1-g1' in tournament '" + id + "'"), refusal);
+        String unknown = get(cluster.scheduler().http() + "/api/tournaments/" + id + "/games/a%20b/log");
+        assertTrue(unknown.contains("is not a game id"), unknown);
+    }
+
+    private static List<String> gunzipped(byte[] gzip) throws java.io.IOException {
+        try (var in = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(gzip))) {
+            return List.of(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\n"));
+        }
+    }
+
+    /**
      * An engine that exits at once (a real program) forfeits its first games through the cluster and
      * then stops the tournament: STATUS_ABORTED with the reason, and `cluster submit` exits 1, as
      * `taikai run` does.
@@ -573,7 +636,9 @@ class ClusterTest {
                         "time-control: byoyomi 0.5",
                         "engines: [fake-a, never]",
                         ""));
-        ClusterProbe.Output submitted = ClusterProbe.submit(cluster, file);
+        // one game at a time through the cluster too (the file's concurrency is for local runs): games in
+        // play when the tournament stops still count, and with more at once a fourth could
+        ClusterProbe.Output submitted = ClusterProbe.submit(cluster, file, "--concurrency", "1");
         assertEquals(1, submitted.code(), submitted.out() + submitted.err());
         assertTrue(
                 (submitted.out() + submitted.err()).contains("engine 'never' did not start in its last 3 games"),
@@ -581,6 +646,11 @@ class ClusterTest {
         TournamentState state = scheduler.state(submitted.tournamentId());
         assertEquals(Status.STATUS_ABORTED, state.getStatus(), state.toString());
         assertEquals(3, state.getFinishedGames(), "three forfeits, then nothing more: " + state);
+        // with no engine log asked for, a game of an engine that printed nothing keeps none
+        var forfeit = scheduler.records(submitted.tournamentId(), 0, 1).getRecords(0);
+        assertTrue(scheduler
+                .engineLog(submitted.tournamentId(), forfeit.getAssignment().getLocalId())
+                .isEmpty());
     }
 
     @Test

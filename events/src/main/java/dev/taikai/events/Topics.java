@@ -1,6 +1,7 @@
 package dev.taikai.events;
 
 import com.google.protobuf.InvalidProtocolBufferException;
+import dev.taikai.proto.events.v1.EngineLogEvent;
 import dev.taikai.proto.events.v1.GameRecordEvent;
 import dev.taikai.proto.events.v1.PairingEvent;
 import dev.taikai.proto.events.v1.TournamentEvent;
@@ -16,6 +17,8 @@ public final class Topics {
     public static final String PAIRINGS = "taikai.pairings";
     /** Finished games, keyed by tournament id; kept forever. */
     public static final String GAMES = "taikai.games";
+    /** Finished games' engine logs, keyed by game id; deleted after 7 days. */
+    public static final String ENGINE_LOGS = "taikai.engine-logs";
     /** Values no consumer could read, with the reason in a header; kept for people to look at. */
     public static final String DEAD_LETTERS = "taikai.dead-letters";
 
@@ -57,6 +60,16 @@ public final class Topics {
             return event;
         } catch (InvalidProtocolBufferException e) {
             throw new Poison("not a GameRecordEvent: " + e.getMessage());
+        }
+    }
+
+    public static EngineLogEvent engineLog(byte[] value) throws Poison {
+        try {
+            EngineLogEvent event = EngineLogEvent.parseFrom(value);
+            version(event.getSchemaVersion());
+            return event;
+        } catch (InvalidProtocolBufferException e) {
+            throw new Poison("not an EngineLogEvent: " + e.getMessage());
         }
     }
 

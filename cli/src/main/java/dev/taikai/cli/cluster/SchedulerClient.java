@@ -15,6 +15,7 @@ import java.net.HttpURLConnection;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.util.Optional;
 
 /**
  * The scheduler's HTTP API as the command line uses it: every message in binary protobuf (the same
@@ -89,16 +90,45 @@ public final class SchedulerClient {
                 TournamentState.parser());
     }
 
+    /**
+     * The gzip-compressed engine log of game {@code localId}, or empty when the scheduler has none (the
+     * tournament keeps no engine logs and no engine of that game failed).
+     */
+    public Optional<byte[]> engineLog(String id, String localId) throws IOException {
+        try {
+            return Optional.of(bytes(
+                    "GET",
+                    "/api/tournaments/" + encode(id) + "/games/" + encode(localId) + "/log",
+                    null,
+                    "application/gzip, application/json;q=0.5"));
+        } catch (Refused e) {
+            if (e.status() == 404) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
     /** One request; {@code body} (binary protobuf) is sent when not null. */
     private <T extends MessageLite> T send(String method, String path, byte[] body, Parser<T> answer)
             throws IOException {
+        byte[] bytes = bytes(method, path, body, ACCEPT);
+        try {
+            return answer.parseFrom(bytes);
+        } catch (InvalidProtocolBufferException e) {
+            throw new IOException("the scheduler's answer is not what its API promises: " + e.getMessage(), e);
+        }
+    }
+
+    /** One request, its answer's body; {@code body} (binary protobuf) is sent when not null. */
+    private byte[] bytes(String method, String path, byte[] body, String accept) throws IOException {
         // each answer is read to its end and closed, so that the next request reuses the connection
         HttpURLConnection http =
                 (HttpURLConnection) URI.create(base + path).toURL().openConnection();
         http.setRequestMethod(method);
         http.setConnectTimeout(CONNECT_MILLIS);
         http.setReadTimeout(READ_MILLIS);
-        http.setRequestProperty("Accept", ACCEPT);
+        http.setRequestProperty("Accept", accept);
         if (token != null) {
             http.setRequestProperty("Authorization", "Bearer " + token);
         }
@@ -121,9 +151,7 @@ public final class SchedulerClient {
             throw new Refused(status, message(text));
         }
         try (InputStream in = http.getInputStream()) {
-            return answer.parseFrom(in.readAllBytes());
-        } catch (InvalidProtocolBufferException e) {
-            throw new IOException("the scheduler's answer is not what its API promises: " + e.getMessage(), e);
+            return in.readAllBytes();
         }
     }
 

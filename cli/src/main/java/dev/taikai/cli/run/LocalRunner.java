@@ -2,6 +2,7 @@ package dev.taikai.cli.run;
 
 import dev.taikai.enginehost.config.ConfigException;
 import dev.taikai.enginehost.usi.EngineFailure;
+import dev.taikai.enginehost.usi.GameLog;
 import dev.taikai.enginehost.usi.StartResult;
 import dev.taikai.enginehost.usi.Timeouts;
 import dev.taikai.enginehost.usi.UsiEngine;
@@ -378,9 +379,9 @@ public final class LocalRunner {
     }
 
     /** Keeps a game's engine log until the game is recorded, when there is one (-log, or a failed engine). */
-    private void keepLog(String gameId, List<EngineLogs.Side> sides) {
-        if (EngineLogs.any(sides)) {
-            engineLogs.put(gameId, EngineLogs.gzipped(sides));
+    private void keepLog(String gameId, List<GameLog.Side> sides) {
+        if (GameLog.any(sides)) {
+            engineLogs.put(gameId, GameLog.gzipped(sides));
         }
     }
 

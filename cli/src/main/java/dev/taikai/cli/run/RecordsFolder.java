@@ -63,12 +63,33 @@ public final class RecordsFolder {
      *
      * @return a line for each record the local count did not take (none when the cores agree)
      */
+    /** Where a cluster's engine logs come from: a game's gzip-compressed log by local id, if it has one. */
+    @FunctionalInterface
+    public interface EngineLogSource {
+        EngineLogSource NONE = gameId -> Optional.empty();
+
+        Optional<byte[]> log(String gameId) throws IOException;
+    }
+
     public static List<String> write(
             RunPlan plan, TournamentRun run, String tournamentId, List<GameRecord> records, PrintWriter out)
+            throws IOException, ConfigException {
+        return write(plan, run, tournamentId, records, EngineLogSource.NONE, out);
+    }
+
+    /** As {@link #write(RunPlan, TournamentRun, String, List, PrintWriter)}, with each counted game's log. */
+    public static List<String> write(
+            RunPlan plan,
+            TournamentRun run,
+            String tournamentId,
+            List<GameRecord> records,
+            EngineLogSource logs,
+            PrintWriter out)
             throws IOException, ConfigException {
         checkFree(plan, tournamentId);
         clear(plan.output());
         List<String> warnings = new ArrayList<>();
+        int logged = 0;
         try (RunRecords folder = RunRecords.open(plan, run)) {
             Files.writeString(plan.output().resolve(TOURNAMENT_ID), tournamentId + "\n", StandardCharsets.UTF_8);
             for (GameRecord record : records) {
@@ -76,6 +97,11 @@ public final class RecordsFolder {
                 Counted counted = run.count(record, reason -> why[0] = reason);
                 if (counted == Counted.COUNTED) {
                     folder.write(record, run.standings());
+                    Optional<byte[]> log = logs.log(record.id());
+                    if (log.isPresent()) {
+                        folder.writeEngineLog(record.id(), log.get());
+                        logged++;
+                    }
                 } else {
                     warnings.add("game " + record.id() + " was not counted here ("
                             + counted.name().toLowerCase(Locale.ROOT) + (why[0].isEmpty() ? "" : ": " + why[0])
@@ -90,8 +116,9 @@ public final class RecordsFolder {
                 run.summary().forEach(out::println);
             }
             out.printf(
-                    "%nRecords: %s (results.json, games/*.kif, all-games.kif, all-games.sfen, taikai.log)%n",
-                    folder.directory());
+                    "%nRecords: %s (results.json, games/*.kif, all-games.kif, all-games.sfen, taikai.log%s)%n",
+                    folder.directory(),
+                    logged == 0 ? "" : ", logs/*.log.gz: " + Plural.of(logged, "engine log", "engine logs"));
         }
         return warnings;
     }
@@ -101,11 +128,13 @@ public final class RecordsFolder {
         for (String name : List.of("games.jsonl", "results.json", "taikai.log", "tournament.txt")) {
             Files.deleteIfExists(dir.resolve(name));
         }
-        Path games = dir.resolve("games");
-        if (Files.isDirectory(games)) {
-            try (Stream<Path> kifs = Files.list(games)) {
-                for (Path kif : kifs.toList()) {
-                    Files.deleteIfExists(kif);
+        for (String folder : List.of("games", "logs")) {
+            Path files = dir.resolve(folder);
+            if (Files.isDirectory(files)) {
+                try (Stream<Path> each = Files.list(files)) {
+                    for (Path file : each.toList()) {
+                        Files.deleteIfExists(file);
+                    }
                 }
             }
         }

@@ -4,6 +4,7 @@ import dev.taikai.enginehost.catalog.Catalog;
 import dev.taikai.enginehost.catalog.EngineSpec;
 import dev.taikai.enginehost.catalog.EngineText;
 import dev.taikai.enginehost.usi.EngineFailure;
+import dev.taikai.enginehost.usi.PipeLog;
 import dev.taikai.enginehost.usi.StartResult;
 import dev.taikai.enginehost.usi.Timeouts;
 import dev.taikai.enginehost.usi.UsiEngine;
@@ -82,6 +83,15 @@ public final class EngineHost implements AutoCloseable {
      * @throws IllegalArgumentException naming the option when an option cannot be sent ({@link EngineText})
      */
     public Started start(String engineId, Map<String, String> options, Variant variant) throws Refused {
+        return start(engineId, options, variant, false);
+    }
+
+    /**
+     * As {@link #start(String, Map, Variant)}; with {@code logPipes} the session keeps every line to and
+     * from its engine ({@link HostedSession#takeLog}), at most {@link PipeLog#WORKER_CAP_CHARS} a game.
+     */
+    public Started start(String engineId, Map<String, String> options, Variant variant, boolean logPipes)
+            throws Refused {
         EngineText.options("options", options);
         EngineSpec base = catalog.engine(engineId)
                 .orElseThrow(() -> new Refused(
@@ -103,7 +113,8 @@ public final class EngineHost implements AutoCloseable {
         StartResult started;
         try {
             // a cluster's session has no one to warn at its start: an option the engine does not list is refused
-            started = UsiEngine.refusingUnlistedOptions(UsiEngine.start(spec, variant, timeouts));
+            started = UsiEngine.refusingUnlistedOptions(
+                    UsiEngine.start(spec, variant, timeouts, logPipes ? new PipeLog(PipeLog.WORKER_CAP_CHARS) : null));
         } catch (RuntimeException e) {
             free.release();
             throw e;

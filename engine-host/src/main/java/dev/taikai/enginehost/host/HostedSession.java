@@ -2,10 +2,13 @@ package dev.taikai.enginehost.host;
 
 import dev.taikai.enginehost.usi.EngineFailure;
 import dev.taikai.enginehost.usi.GameEnd;
+import dev.taikai.enginehost.usi.GameLog;
 import dev.taikai.enginehost.usi.MoveReply;
+import dev.taikai.enginehost.usi.PipeLog;
 import dev.taikai.enginehost.usi.PositionCommand;
 import dev.taikai.enginehost.usi.SearchLimits;
 import dev.taikai.enginehost.usi.UsiEngine;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -48,6 +51,14 @@ public final class HostedSession implements AutoCloseable {
 
     public void gameOver(GameEnd end) {
         reported(engine.gameOver(end));
+    }
+
+    /**
+     * The lines to and from the engine since the last take (its start, the first time), with its standard
+     * error tail as notes when it failed; empty when the session keeps no log and the engine is healthy.
+     */
+    public List<PipeLog.Entry> takeLog() {
+        return GameLog.take(engine);
     }
 
     private Optional<EngineFailure> reported(Optional<EngineFailure> failure) {

@@ -3,10 +3,12 @@ package dev.taikai.enginehost.messages;
 import dev.taikai.enginehost.usi.BestMove;
 import dev.taikai.enginehost.usi.EngineFailure;
 import dev.taikai.enginehost.usi.GameEnd;
+import dev.taikai.enginehost.usi.PipeLog;
 import dev.taikai.enginehost.usi.PositionCommand;
 import dev.taikai.enginehost.usi.SearchInfo;
 import dev.taikai.enginehost.usi.SearchLimits;
 import dev.taikai.proto.worker.v1.Go;
+import dev.taikai.proto.worker.v1.PipeLine;
 import java.util.List;
 
 /**
@@ -182,6 +184,36 @@ public final class WorkerMessages {
             default -> EngineFailure.Kind.DISCONNECT;
         };
         return new EngineFailure(kind, failure.getDetail(), failure.getStderrTailList());
+    }
+
+    /** Log entries as pipe lines. */
+    public static List<dev.taikai.proto.worker.v1.PipeLine> toProto(List<PipeLog.Entry> entries) {
+        return entries.stream()
+                .map(entry -> dev.taikai.proto.worker.v1.PipeLine.newBuilder()
+                        .setUnixMicros(entry.epochMicros())
+                        .setDirection(
+                                switch (entry.direction()) {
+                                    case TO_ENGINE -> PipeLine.Direction.DIRECTION_TO_ENGINE;
+                                    case FROM_ENGINE -> PipeLine.Direction.DIRECTION_FROM_ENGINE;
+                                    case NOTE -> PipeLine.Direction.DIRECTION_NOTE;
+                                })
+                        .setText(entry.text())
+                        .build())
+                .toList();
+    }
+
+    /** Pipe lines as log entries; a line of no known direction is a note. */
+    public static List<PipeLog.Entry> log(List<PipeLine> lines) {
+        return lines.stream()
+                .map(line -> new PipeLog.Entry(
+                        line.getUnixMicros(),
+                        switch (line.getDirection()) {
+                            case DIRECTION_TO_ENGINE -> PipeLog.Direction.TO_ENGINE;
+                            case DIRECTION_FROM_ENGINE -> PipeLog.Direction.FROM_ENGINE;
+                            default -> PipeLog.Direction.NOTE;
+                        },
+                        line.getText()))
+                .toList();
     }
 
     public static dev.taikai.proto.worker.v1.GameOver.End toProto(GameEnd end) {

@@ -144,12 +144,14 @@ final class SessionStream implements StreamObserver<SessionRequest> {
                     }
                 }
                 case GAME_OVER -> {
-                    started("game_over")
-                            .gameOver(WorkerMessages.fromProto(
-                                    request.getGameOver().getEnd()));
+                    HostedSession engine = started("game_over");
+                    engine.gameOver(
+                            WorkerMessages.fromProto(request.getGameOver().getEnd()));
                     send(SessionEvent.newBuilder()
                             .setRequestId(request.getRequestId())
-                            .setAcknowledged(Acknowledged.newBuilder().setSessionEnds(host.draining())));
+                            .setAcknowledged(Acknowledged.newBuilder()
+                                    .setSessionEnds(host.draining())
+                                    .addAllLog(WorkerMessages.toProto(engine.takeLog()))));
                     inGame = false;
                     if (host.draining()) {
                         endIfIdle();
@@ -187,10 +189,13 @@ final class SessionStream implements StreamObserver<SessionRequest> {
         if (start.getEngineId().isEmpty()) {
             throw new IllegalArgumentException("start.engine_id is empty");
         }
-        EngineHost.Started started =
-                host.start(start.getEngineId(), start.getOptionsMap(), CommonMessages.variant(start.getVariant()));
+        EngineHost.Started started = host.start(
+                start.getEngineId(),
+                start.getOptionsMap(),
+                CommonMessages.variant(start.getVariant()),
+                start.getLogPipes());
         if (started.failure() != null) {
-            fail(requestId, started.failure());
+            fail(requestId, started.failure()); // its standard error tail travels in the failure
             return;
         }
         session = started.session();
@@ -217,9 +222,14 @@ final class SessionStream implements StreamObserver<SessionRequest> {
         return current;
     }
 
-    /** Reports the engine's failure and ends the session: the engine is gone. */
+    /** Reports the engine's failure, with the game's log when the session keeps one, and ends the session. */
     private void fail(long requestId, EngineFailure failure) {
-        send(SessionEvent.newBuilder().setRequestId(requestId).setFailure(WorkerMessages.toProto(failure)));
+        var message = WorkerMessages.toProto(failure).toBuilder();
+        HostedSession current = session;
+        if (current != null) {
+            current.engine().pipeLog().ifPresent(log -> message.addAllLog(WorkerMessages.toProto(log.take())));
+        }
+        send(SessionEvent.newBuilder().setRequestId(requestId).setFailure(message));
         release();
         finish(null);
     }

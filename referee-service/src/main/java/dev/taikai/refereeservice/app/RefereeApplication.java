@@ -171,13 +171,13 @@ public class RefereeApplication {
         }
     }
 
-    private dev.taikai.proto.common.v1.GameRecord play(RemoteGames games, Pairing pairing, RefereeMetrics metrics) {
+    private PairingConsumer.Played play(RemoteGames games, Pairing pairing, RefereeMetrics metrics) {
         metrics.started(pairing);
         var observer = live.begin(pairing);
         try {
-            var record = games.play(pairing, metrics.observing(pairing, observer));
-            live.finish(pairing, record);
-            return record;
+            var played = games.playLogged(pairing, metrics.observing(pairing, observer));
+            live.finish(pairing, played.record());
+            return new PairingConsumer.Played(played.record(), played.logGzip());
         } catch (RuntimeException e) {
             live.abandon(pairing);
             throw e;

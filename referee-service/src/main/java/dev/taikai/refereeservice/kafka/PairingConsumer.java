@@ -1,7 +1,9 @@
 package dev.taikai.refereeservice.kafka;
 
+import com.google.protobuf.ByteString;
 import dev.taikai.events.DeadLetters;
 import dev.taikai.events.Topics;
+import dev.taikai.proto.events.v1.EngineLogEvent;
 import dev.taikai.proto.events.v1.GameRecordEvent;
 import dev.taikai.proto.events.v1.PairingEvent;
 import dev.taikai.referee.game.Pairing;
@@ -49,10 +51,13 @@ import org.apache.kafka.common.serialization.StringDeserializer;
 public final class PairingConsumer implements Runnable, AutoCloseable {
     private static final Logger LOG = Logger.getLogger(PairingConsumer.class.getName());
 
-    /** Plays one pairing to its published record; throws when the game had to be abandoned. */
+    /** Plays one pairing to its record and engine log; throws when the game had to be abandoned. */
     public interface Games {
-        dev.taikai.proto.common.v1.GameRecord play(Pairing pairing) throws Exception;
+        Played play(Pairing pairing) throws Exception;
     }
+
+    /** A played game's record, and its gzip-compressed engine log (at most about 800 KiB) or null. */
+    public record Played(dev.taikai.proto.common.v1.GameRecord record, byte[] logGzip) {}
 
     /** What the consumer reports, for logs and metrics. */
     public interface Listener {
@@ -193,8 +198,8 @@ public final class PairingConsumer implements Runnable, AutoCloseable {
             long pause = 500;
             while (open) {
                 try {
-                    var record = games.play(work.pairing());
-                    publish(work, record);
+                    var played = games.play(work.pairing());
+                    publishLogThen(work, played, () -> publish(work, played.record()));
                     return;
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
@@ -213,6 +218,36 @@ public final class PairingConsumer implements Runnable, AutoCloseable {
         } finally {
             running.decrementAndGet();
         }
+    }
+
+    /**
+     * Publishes a game's engine log, when it has one, then runs {@code then} (which publishes the record):
+     * once Kafka has the log, so that whoever sees the record finds its log (the player caps the log's size
+     * to fit a Kafka message). A log Kafka does not take is reported and dropped; the record goes on.
+     */
+    private void publishLogThen(Work work, Played played, Runnable then) {
+        if (played.logGzip() == null) {
+            then.run();
+            return;
+        }
+        byte[] value = EngineLogEvent.newBuilder()
+                .setSchemaVersion(Topics.SCHEMA_VERSION)
+                .setTournamentId(work.pairing().tournamentId())
+                .setGameId(work.pairing().gameId())
+                .setLogGzip(ByteString.copyFrom(played.logGzip()))
+                .setRefereeId(played.record().getRefereeId())
+                .build()
+                .toByteArray();
+        producer.send(new ProducerRecord<>(Topics.ENGINE_LOGS, work.pairing().gameId(), value), (metadata, error) -> {
+            if (error != null) {
+                LOG.warning("the engine log of " + work.pairing().gameId() + " was not published: " + error);
+            }
+            try {
+                retries.execute(then); // not on the producer's own thread, which a send may wait for
+            } catch (java.util.concurrent.RejectedExecutionException closing) {
+                // the referee stops: the pairing is not committed, and another referee plays it again
+            }
+        });
     }
 
     /**

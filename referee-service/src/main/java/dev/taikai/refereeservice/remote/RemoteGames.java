@@ -1,12 +1,14 @@
 package dev.taikai.refereeservice.remote;
 
 import dev.taikai.enginehost.usi.EngineFailure;
+import dev.taikai.enginehost.usi.GameLog;
 import dev.taikai.referee.game.GameHost;
 import dev.taikai.referee.game.GameObserver;
 import dev.taikai.referee.game.GameRecord;
 import dev.taikai.referee.game.Pairing;
 import dev.taikai.referee.messages.GameMessages;
 import dev.taikai.rules.Color;
+import java.util.List;
 import java.util.Optional;
 import java.util.logging.Logger;
 
@@ -24,6 +26,15 @@ public final class RemoteGames {
     /** How many pairs of sessions a game may try before its first move before it is abandoned. */
     static final int READY_ATTEMPTS = 3;
 
+    /** The most a game's compressed engine log may take, so that it fits one Kafka message (1 MB). */
+    public static final long LOG_CAP_BYTES = 768 * 1024;
+
+    /**
+     * A played game: its record as published, and its engine log ({@link GameLog}, gzip-compressed) when
+     * the pairing keeps logs or an engine failed, or null.
+     */
+    public record Played(dev.taikai.proto.common.v1.GameRecord record, byte[] logGzip) {}
+
     private final SessionPool sessions;
     private final long transportAllowanceNanos;
     private final String refereeId;
@@ -40,14 +51,15 @@ public final class RemoteGames {
      * them failed to get ready, the record of that loss.
      */
     private record Readied(
-            dev.taikai.proto.common.v1.GameRecord decided,
-            WorkerLost retry,
-            RemoteSession sente,
-            RemoteSession gote,
-            Optional<GameRecord> lost) {}
+            Played decided, WorkerLost retry, RemoteSession sente, RemoteSession gote, Optional<GameRecord> lost) {}
 
     /** Plays {@code pairing} and returns its record as published. */
     public dev.taikai.proto.common.v1.GameRecord play(Pairing pairing, GameObserver observer) {
+        return playLogged(pairing, observer).record();
+    }
+
+    /** Plays {@code pairing} and returns its record as published, with its engine log. */
+    public Played playLogged(Pairing pairing, GameObserver observer) {
         long started = System.currentTimeMillis();
         var variant = pairing.game().variant();
         for (int attempt = 1; ; attempt++) {
@@ -58,6 +70,7 @@ public final class RemoteGames {
                     pairing.sente(),
                     pairing.gote(),
                     variant,
+                    pairing.engineLogs(),
                     both -> ready(pairing, both, started, observer));
             if (readied.decided() != null) {
                 return readied.decided();
@@ -82,10 +95,20 @@ public final class RemoteGames {
                 abandon(senteSession, goteSession);
                 throw e;
             }
+            byte[] log = log(List.of(
+                    new GameLog.Side(pairing.game().sente(), senteSession.takeLog()),
+                    new GameLog.Side(pairing.game().gote(), goteSession.takeLog())));
             sessions.giveBack(senteSession, pairing.sente(), variant, true);
             sessions.giveBack(goteSession, pairing.gote(), variant, true);
-            return GameMessages.toProto(pairing, record, refereeId, senteSession.workerId(), goteSession.workerId());
+            return new Played(
+                    GameMessages.toProto(pairing, record, refereeId, senteSession.workerId(), goteSession.workerId()),
+                    log);
         }
+    }
+
+    /** The game's log, compressed and capped; null when there is nothing in it. */
+    private static byte[] log(List<GameLog.Side> sides) {
+        return GameLog.any(sides) ? GameLog.gzipped(sides, LOG_CAP_BYTES) : null;
     }
 
     /** Readies both sessions of {@code pairing}, or decides the game when an engine did not start. */
@@ -132,7 +155,7 @@ public final class RemoteGames {
         gote.cancel("game abandoned");
     }
 
-    private dev.taikai.proto.common.v1.GameRecord forfeit(
+    private Played forfeit(
             Pairing pairing,
             Color side,
             EngineFailure failure,
@@ -142,6 +165,10 @@ public final class RemoteGames {
             String goteWorker) {
         GameRecord record = GameHost.forfeit(pairing.game(), side, failure, started);
         observer.finished(record);
-        return GameMessages.toProto(pairing, record, refereeId, senteWorker, goteWorker);
+        String name =
+                side == Color.SENTE ? pairing.game().sente() : pairing.game().gote();
+        return new Played(
+                GameMessages.toProto(pairing, record, refereeId, senteWorker, goteWorker),
+                log(List.of(new GameLog.Side(name, GameLog.stderrNotes(failure.stderrTail())))));
     }
 }

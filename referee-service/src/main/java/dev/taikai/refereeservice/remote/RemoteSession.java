@@ -5,7 +5,9 @@ import dev.taikai.enginehost.messages.WorkerMessages;
 import dev.taikai.enginehost.usi.EngineFailure;
 import dev.taikai.enginehost.usi.EngineSession;
 import dev.taikai.enginehost.usi.GameEnd;
+import dev.taikai.enginehost.usi.GameLog;
 import dev.taikai.enginehost.usi.MoveReply;
+import dev.taikai.enginehost.usi.PipeLog;
 import dev.taikai.enginehost.usi.PositionCommand;
 import dev.taikai.enginehost.usi.SearchLimits;
 import dev.taikai.proto.worker.v1.EngineWorkerGrpc;
@@ -21,6 +23,8 @@ import io.grpc.ManagedChannel;
 import io.grpc.Status;
 import io.grpc.stub.ClientCallStreamObserver;
 import io.grpc.stub.ClientResponseObserver;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -48,6 +52,10 @@ public final class RemoteSession implements EngineSession {
     private volatile String workerId;
 
     private final String engineId;
+    private final boolean logsPipes;
+    /** The engine's log lines the worker sent since the last {@link #takeLog}. */
+    private final List<PipeLog.Entry> log = new ArrayList<>();
+
     private final LinkedBlockingQueue<Object> answers = new LinkedBlockingQueue<>();
     private volatile ClientCallStreamObserver<SessionRequest> requests;
     private Notation notation = Notation.FAIRY_STOCKFISH;
@@ -60,28 +68,32 @@ public final class RemoteSession implements EngineSession {
     /** A game_over was acknowledged: the worker parks the session between games. */
     private volatile boolean playedBefore;
 
-    private RemoteSession(String workerId, String engineId) {
+    private RemoteSession(String workerId, String engineId, boolean logsPipes) {
         this.workerId = workerId;
         this.engineId = engineId;
+        this.logsPipes = logsPipes;
     }
 
     /** A started session, or the engine's failure to start: exactly one is set. */
     public record Opened(RemoteSession session, EngineFailure failure) {}
 
     /**
-     * Opens a session on the worker behind {@code channel} and starts {@code engine} for {@code variant}.
+     * Opens a session on the worker behind {@code channel} and starts {@code engine} for {@code variant};
+     * with {@code logPipes} the worker keeps the engine's log and sends each game's lines at its end.
      *
      * @throws WorkerLost when the worker refuses (no capacity, unknown engine, draining) or cannot be reached
      */
-    public static Opened open(ManagedChannel channel, String address, Pairing.Engine engine, Variant variant) {
-        RemoteSession session = new RemoteSession(address, engine.engineId());
+    public static Opened open(
+            ManagedChannel channel, String address, Pairing.Engine engine, Variant variant, boolean logPipes) {
+        RemoteSession session = new RemoteSession(address, engine.engineId(), logPipes);
         EngineWorkerGrpc.newStub(channel).session(session.new Answers());
         SessionEvent started = session.call(
                 SessionRequest.newBuilder()
                         .setStart(StartEngine.newBuilder()
                                 .setEngineId(engine.engineId())
                                 .putAllOptions(engine.options())
-                                .setVariant(CommonMessages.toProto(variant))),
+                                .setVariant(CommonMessages.toProto(variant))
+                                .setLogPipes(logPipes)),
                 START_MILLIS);
         if (started.hasFailure()) {
             return new Opened(null, session.failure);
@@ -105,6 +117,21 @@ public final class RemoteSession implements EngineSession {
 
     public String engineId() {
         return engineId;
+    }
+
+    /** Whether the worker keeps this session's engine log. */
+    public boolean logsPipes() {
+        return logsPipes;
+    }
+
+    /**
+     * The engine's lines since the last take, as the worker sent them at the game's end (or with the
+     * failure that ended the session), with a failed engine's standard error tail as notes.
+     */
+    public synchronized List<PipeLog.Entry> takeLog() {
+        List<PipeLog.Entry> taken = new ArrayList<>(log);
+        log.clear();
+        return taken;
     }
 
     /** The engine's {@code id name}. */
@@ -155,6 +182,9 @@ public final class RemoteSession implements EngineSession {
         SessionEvent answer = call(
                 SessionRequest.newBuilder().setGameOver(GameOver.newBuilder().setEnd(WorkerMessages.toProto(end))),
                 READY_MILLIS);
+        synchronized (this) {
+            log.addAll(WorkerMessages.log(answer.getAcknowledged().getLogList()));
+        }
         if (answer.getAcknowledged().getSessionEnds()) {
             ended = true; // the worker drains: this session will not play another game
         } else if (answer.hasAcknowledged()) {
@@ -244,6 +274,10 @@ public final class RemoteSession implements EngineSession {
         }
         if (event.hasFailure()) {
             failure = WorkerMessages.fromProto(event.getFailure());
+            synchronized (this) {
+                log.addAll(WorkerMessages.log(event.getFailure().getLogList()));
+                log.addAll(GameLog.stderrNotes(failure.stderrTail()));
+            }
         }
         return event;
     }

@@ -16,7 +16,7 @@ import java.util.logging.Logger;
 /**
  * Remote sessions kept between games, so that fast games do not pay for an engine start each: a session
  * whose game ended without a failure waits here for the next game of the same engine, options and
- * variant. Idle sessions are closed after {@code idleMillis}; their workers count their slots as free and
+ * variant, and the same choice of engine log. Idle sessions are closed after {@code idleMillis}; their workers count their slots as free and
  * end them sooner when a new session needs the slot.
  *
  * <p>A game takes both its sessions with {@link #borrowBoth}, which cannot starve: the games of this
@@ -69,10 +69,17 @@ public final class SessionPool implements AutoCloseable {
      * readies its engines there, so that a session it took from the pool (idle, on its worker, until its
      * new game begins) is not given away to this referee's next game.
      *
+     * With {@code logPipes} both sessions keep their engines' logs.
+     *
      * @throws WorkerLost when no worker can be reached for the unreachable time, or this pool closes
      */
     public <R> R borrowBoth(
-            String gameId, Pairing.Engine sente, Pairing.Engine gote, Variant variant, WithBoth<R> then) {
+            String gameId,
+            Pairing.Engine sente,
+            Pairing.Engine gote,
+            Variant variant,
+            boolean logPipes,
+            WithBoth<R> then) {
         try {
             gathering.lockInterruptibly();
         } catch (InterruptedException e) {
@@ -82,11 +89,11 @@ public final class SessionPool implements AutoCloseable {
         try {
             Waiting waiting = new Waiting(gameId);
             while (true) {
-                RemoteSession.Opened first = borrow(sente, variant, waiting, true);
+                RemoteSession.Opened first = borrow(sente, variant, logPipes, waiting, true);
                 if (first.failure() != null) {
                     return then.then(new Both(first, null));
                 }
-                RemoteSession.Opened second = borrow(gote, variant, waiting, false);
+                RemoteSession.Opened second = borrow(gote, variant, logPipes, waiting, false);
                 if (second != null) {
                     return then.then(new Both(first, second));
                 }
@@ -103,8 +110,9 @@ public final class SessionPool implements AutoCloseable {
      * A session for {@code engine}: an idle one, or a new one. When the workers are full it waits for a
      * slot if {@code waitWhenFull}, and returns null otherwise.
      */
-    private RemoteSession.Opened borrow(Pairing.Engine engine, Variant variant, Waiting waiting, boolean waitWhenFull) {
-        String key = key(engine, variant);
+    private RemoteSession.Opened borrow(
+            Pairing.Engine engine, Variant variant, boolean logPipes, Waiting waiting, boolean waitWhenFull) {
+        String key = key(engine, variant, logPipes);
         synchronized (this) {
             Deque<Idle> parked = idle.get(key);
             while (parked != null && !parked.isEmpty()) {
@@ -121,7 +129,7 @@ public final class SessionPool implements AutoCloseable {
                 throw new WorkerLost("the referee is shutting down");
             }
             try {
-                return workers.open(engine, variant);
+                return workers.open(engine, variant, logPipes);
             } catch (WorkerPool.Full full) {
                 waiting.full(full);
                 if (!waitWhenFull) {
@@ -183,7 +191,7 @@ public final class SessionPool implements AutoCloseable {
             return;
         }
         synchronized (this) {
-            idle.computeIfAbsent(key(engine, variant), k -> new ArrayDeque<>())
+            idle.computeIfAbsent(key(engine, variant, session.logsPipes()), k -> new ArrayDeque<>())
                     .addLast(new Idle(session, System.nanoTime()));
         }
     }
@@ -221,8 +229,8 @@ public final class SessionPool implements AutoCloseable {
         return idle.values().stream().mapToInt(Deque::size).sum();
     }
 
-    private static String key(Pairing.Engine engine, Variant variant) {
-        return engine.engineId() + "|" + variant.name() + "|" + new TreeMap<>(engine.options());
+    private static String key(Pairing.Engine engine, Variant variant, boolean logPipes) {
+        return engine.engineId() + "|" + variant.name() + "|" + logPipes + "|" + new TreeMap<>(engine.options());
     }
 
     /** Closes the idle sessions; games waiting for slots give up. */

@@ -73,12 +73,12 @@ public final class WorkerPool implements AutoCloseable {
 
     /**
      * Opens a session for {@code engine} on the worker with the most free slots, trying the others when it
-     * refuses.
+     * refuses; with {@code logPipes} the session keeps its engine's log (returned at each game's end).
      *
      * @throws Full when every worker that answers has no free slot (or refused for lack of one)
      * @throws WorkerLost when no worker can be reached, or every one refuses for another reason
      */
-    public RemoteSession.Opened open(Pairing.Engine engine, Variant variant) {
+    public RemoteSession.Opened open(Pairing.Engine engine, Variant variant, boolean logPipes) {
         List<Map.Entry<String, Capacity>> ranked = new ArrayList<>();
         for (Map.Entry<String, ManagedChannel> endpoint : endpoints().entrySet()) {
             ranked.add(Map.entry(endpoint.getKey(), capacity(endpoint.getValue())));
@@ -102,7 +102,8 @@ public final class WorkerPool implements AutoCloseable {
                 continue;
             }
             try {
-                return RemoteSession.open(channelFor(candidate.getKey()), candidate.getKey(), engine, variant);
+                return RemoteSession.open(
+                        channelFor(candidate.getKey()), candidate.getKey(), engine, variant, logPipes);
             } catch (WorkerLost e) {
                 full |= e.getCause() != null
                         && Status.fromThrowable(e.getCause()).getCode() == Status.Code.RESOURCE_EXHAUSTED;

@@ -180,7 +180,7 @@ class PairingConsumerTest {
                     records,
                     statuses.task(),
                     2,
-                    pairing -> games.play(pairing, GameObserver.NONE),
+                    pairing -> new PairingConsumer.Played(games.play(pairing, GameObserver.NONE), null),
                     new PairingConsumer.Listener() {
                         @Override
                         public void poison(String topic, long offset, String why) {

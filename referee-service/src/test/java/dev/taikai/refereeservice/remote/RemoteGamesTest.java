@@ -2,6 +2,8 @@ package dev.taikai.refereeservice.remote;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -183,6 +185,55 @@ class RemoteGamesTest {
                     ended.getCause().getMessage());
         } finally {
             log.removeHandler(handler);
+        }
+    }
+
+    @Test
+    void aLoggedGameBringsBackEveryLineOfBothEnginesFromTheWorker() throws Exception {
+        RemoteGames games = new RemoteGames(sessions, 25, "ref-1");
+        Pairing plain = pairing("fake", "fake", TimeControl.byoyomi(0, 500));
+        Pairing logged = new Pairing(plain.tournamentId(), plain.game(), plain.sente(), plain.gote(), 0, true);
+        RemoteGames.Played played = games.playLogged(logged, GameObserver.NONE);
+        List<String> lines = gunzipped(played.logGzip());
+        int plies = played.record().getMovesCount();
+        assertEquals(
+                plies,
+                lines.stream().filter(l -> l.matches(".* (alice|bob) > go .*")).count(),
+                "a go a move");
+        assertEquals(
+                plies,
+                lines.stream()
+                        .filter(l -> l.matches(".* (alice|bob) < bestmove .*"))
+                        .count());
+        assertTrue(lines.stream().anyMatch(l -> l.endsWith(" alice > usi")), "a new session's start: " + lines);
+        assertTrue(lines.stream().anyMatch(l -> l.endsWith(" bob < usiok")), lines.toString());
+        assertTrue(lines.stream().anyMatch(l -> l.contains(" alice > gameover ")), lines.toString());
+
+        RemoteGames.Played again = games.playLogged(logged, GameObserver.NONE);
+        List<String> second = gunzipped(again.logGzip());
+        assertTrue(second.stream().anyMatch(l -> l.endsWith(" alice > usinewgame")), second.toString());
+        assertTrue(second.stream().noneMatch(l -> l.endsWith(" > usi")), "the kept sessions' start was logged once");
+        assertNull(games.playLogged(plain, GameObserver.NONE).logGzip(), "no log asked for, none kept");
+    }
+
+    @Test
+    void aCrashedEnginesStandardErrorIsKeptWithoutAskingForALog() throws Exception {
+        RemoteGames games = new RemoteGames(sessions, 25, "ref-1");
+        RemoteGames.Played played =
+                games.playLogged(pairing("fake", "crash", TimeControl.byoyomi(0, 500)), GameObserver.NONE);
+        List<String> lines = gunzipped(played.logGzip());
+        assertTrue(
+                lines.stream().anyMatch(l -> l.endsWith(" bob ! stderr: fake engine: crashing on go as asked")),
+                lines.toString());
+        assertTrue(lines.stream().noneMatch(l -> l.contains(" alice ")), "only the failed engine: " + lines);
+        sessions.closeAllIdle();
+        awaitNoEngine();
+    }
+
+    private static List<String> gunzipped(byte[] gzip) throws java.io.IOException {
+        assertNotNull(gzip, "a log");
+        try (var in = new java.util.zip.GZIPInputStream(new java.io.ByteArrayInputStream(gzip))) {
+            return List.of(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).split("\n"));
         }
     }
 

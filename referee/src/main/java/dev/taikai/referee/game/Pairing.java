@@ -10,8 +10,15 @@ import java.util.Map;
  * engine each side runs (ARCHITECTURE.md, decision 5: an id and options, never a command line).
  *
  * @param planIndex the game's place in its tournament's plan, 0-based
+ * @param engineLogs whether the game's engine log is kept (every line to and from both engines)
  */
-public record Pairing(String tournamentId, GameAssignment game, Engine sente, Engine gote, int planIndex) {
+public record Pairing(
+        String tournamentId, GameAssignment game, Engine sente, Engine gote, int planIndex, boolean engineLogs) {
+    /** A pairing whose engine log is not kept. */
+    public Pairing(String tournamentId, GameAssignment game, Engine sente, Engine gote, int planIndex) {
+        this(tournamentId, game, sente, gote, planIndex, false);
+    }
+
     /** A catalog engine with USI options set over the catalog's, checked as {@link EngineText} checks them. */
     public record Engine(String engineId, Map<String, String> options) {
         public Engine {

@@ -47,6 +47,7 @@ public final class GameMessages {
                 .addAllOpeningMoves(g.opening().moves())
                 .setAdjudication(toProto(g.adjudication()))
                 .setPlanIndex(pairing.planIndex())
+                .setEngineLogs(pairing.engineLogs())
                 .build();
     }
 
@@ -99,7 +100,13 @@ public final class GameMessages {
                 sente.getOverrunMarginMs(),
                 gote.getOverrunMarginMs(),
                 adjudication(message.getAdjudication()));
-        return new Pairing(tournamentId, game, engine("sente", sente), engine("gote", gote), message.getPlanIndex());
+        return new Pairing(
+                tournamentId,
+                game,
+                engine("sente", sente),
+                engine("gote", gote),
+                message.getPlanIndex(),
+                message.getEngineLogs());
     }
 
     private static void margin(String field, long millis) {

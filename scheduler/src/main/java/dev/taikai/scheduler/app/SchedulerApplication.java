@@ -3,8 +3,10 @@ package dev.taikai.scheduler.app;
 import dev.taikai.enginehost.catalog.BuiltinCatalog;
 import dev.taikai.enginehost.catalog.Catalog;
 import dev.taikai.enginehost.config.ConfigException;
+import dev.taikai.scheduler.kafka.EngineLogStore;
 import dev.taikai.scheduler.kafka.SchedulerKafka;
 import dev.taikai.scheduler.kafka.TopicSetup;
+import dev.taikai.scheduler.registry.EngineLogs;
 import dev.taikai.scheduler.registry.Scheduler;
 import dev.taikai.scheduler.registry.TournamentRegistry;
 import grpc.health.v1.HealthOuterClass.HealthCheckResponse.ServingStatus;
@@ -58,6 +60,7 @@ public class SchedulerApplication {
 
     private Properties kafkaProps;
     private SchedulerKafka kafka;
+    private volatile EngineLogStore engineLogs;
 
     @Produces
     @Singleton
@@ -94,6 +97,23 @@ public class SchedulerApplication {
         Thread follower = new Thread(kafka, "scheduler-games");
         follower.setDaemon(true);
         follower.start();
+        engineLogs = new EngineLogStore(kafkaProps);
+        Thread logs = new Thread(engineLogs, "scheduler-engine-logs");
+        logs.setDaemon(true);
+        logs.start();
+    }
+
+    /** The games' engine logs, for the API: unavailable until the scheduler has started. */
+    @Produces
+    @Singleton
+    EngineLogs engineLogs() {
+        return (tournamentId, localId) -> {
+            EngineLogStore store = engineLogs;
+            if (store == null) {
+                throw new EngineLogs.Unavailable("the scheduler is starting; try again");
+            }
+            return store.log(tournamentId, localId);
+        };
     }
 
     boolean ready() {
@@ -108,6 +128,9 @@ public class SchedulerApplication {
         });
         if (kafka != null) {
             kafka.close();
+        }
+        if (engineLogs != null) {
+            engineLogs.close();
         }
     }
 }

@@ -7,6 +7,7 @@ import dev.taikai.access.quarkus.AccessControl;
 import dev.taikai.enginehost.catalog.EngineText;
 import dev.taikai.proto.tournament.v1.TournamentSpec;
 import dev.taikai.proto.tournament.v1.TournamentState;
+import dev.taikai.scheduler.registry.EngineLogs;
 import dev.taikai.scheduler.registry.Refusal;
 import dev.taikai.scheduler.registry.Scheduler;
 import io.vertx.ext.web.RoutingContext;
@@ -48,6 +49,9 @@ public class TournamentResource {
 
     @Inject
     Scheduler scheduler;
+
+    @Inject
+    EngineLogs engineLogs;
 
     /** Quarkus's worker threads: answers are made there, never on the event loop or the counting thread. */
     @Inject
@@ -155,6 +159,51 @@ public class TournamentResource {
                 .thenApplyAsync(ready -> found(id, scheduler.book().records(id, offset, limit), accept), workers)
                 .whenComplete((answer, failure) -> longPolls.release(caller));
     }
+
+    /**
+     * The engine log of one game ({@code game} is its local id, as in its record): gzip-compressed text,
+     * one line to or from an engine a line (docs/distributed.md, Engine logs). 404 when the tournament is
+     * unknown or the game has no log (its tournament does not keep logs and no engine failed, or the log is
+     * older than a week); 503 when Kafka does not answer.
+     */
+    @GET
+    @Path("{id}/games/{game}/log")
+    @Produces({GZIP, MediaType.APPLICATION_JSON})
+    public CompletionStage<Response> log(@PathParam("id") String id, @PathParam("game") String game) {
+        return CompletableFuture.supplyAsync(
+                () -> {
+                    if (scheduler.book().state(id).isEmpty()) {
+                        return error(404, "no tournament '" + id + "'");
+                    }
+                    if (!GAME_ID.matcher(game).matches()) {
+                        return error(
+                                400,
+                                "game '" + EngineText.shown(game)
+                                        + "' is not a game id (as its record says, r1-p1-g1)");
+                    }
+                    try {
+                        Optional<byte[]> log = engineLogs.log(id, game);
+                        return log.isPresent()
+                                ? Response.ok(log.get()).type(GZIP).build()
+                                : error(
+                                        404,
+                                        "no engine log of game '" + game + "' in tournament '" + id
+                                                + "' (kept when the tournament keeps engine logs or an engine"
+                                                + " failed, for a week)");
+                    } catch (EngineLogs.Unavailable e) {
+                        return error(503, e.getMessage());
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        return error(503, "interrupted");
+                    }
+                },
+                workers);
+    }
+
+    private static final java.util.regex.Pattern GAME_ID = java.util.regex.Pattern.compile("[A-Za-z0-9._-]{1,64}");
+
+    /** The media type of an engine log. */
+    public static final String GZIP = "application/gzip";
 
     /** A whole number query parameter within bounds, or an error that says which and why. */
     private static int number(String name, String text, int min, int max) {

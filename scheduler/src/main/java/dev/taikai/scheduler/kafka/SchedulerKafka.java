@@ -78,7 +78,8 @@ public final class SchedulerKafka implements Runnable, AutoCloseable, Scheduler.
         this.games = consumer(kafka);
     }
 
-    private static KafkaConsumer<String, byte[]> consumer(Properties kafka) {
+    /** A consumer outside any group, committing nothing: it reads where it is told. */
+    static KafkaConsumer<String, byte[]> consumer(Properties kafka) {
         Properties props = new Properties();
         props.putAll(kafka);
         props.remove(ConsumerConfig.GROUP_ID_CONFIG);

@@ -15,8 +15,8 @@ import org.apache.kafka.common.config.TopicConfig;
 
 /**
  * Creates Taikai's topics when they are missing (docs/distributed.md explains each choice): tournaments
- * compacted, pairings kept a week, game records kept forever (standings are rebuilt from them), dead letters
- * kept a month. Existing topics are left as they are.
+ * compacted, pairings kept a week, game records kept forever (standings are rebuilt from them), engine
+ * logs kept a week, dead letters kept a month. Existing topics are left as they are.
  */
 public final class TopicSetup {
     private TopicSetup() {}
@@ -32,6 +32,13 @@ public final class TopicSetup {
                     .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, String.valueOf(7L * 24 * 3600 * 1000))));
             wanted.add(new NewTopic(Topics.GAMES, 3, replication)
                     .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, "-1", TopicConfig.RETENTION_BYTES_CONFIG, "-1")));
+            // a game's log is one message of at most about 800 KiB (the referee caps it), read by offset
+            wanted.add(new NewTopic(Topics.ENGINE_LOGS, 3, replication)
+                    .configs(Map.of(
+                            TopicConfig.RETENTION_MS_CONFIG,
+                            String.valueOf(7L * 24 * 3600 * 1000),
+                            TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
+                            String.valueOf(1024 * 1024 + 1024))));
             wanted.add(new NewTopic(Topics.DEAD_LETTERS, 1, replication)
                     .configs(Map.of(
                             TopicConfig.CLEANUP_POLICY_CONFIG,

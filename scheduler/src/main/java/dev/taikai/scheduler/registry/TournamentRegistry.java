@@ -285,7 +285,13 @@ public final class TournamentRegistry {
         }
         List<Pairing> next = new ArrayList<>();
         for (GameAssignment game : t.run.handOut()) {
-            next.add(new Pairing(id, game, t.engine(game.sente()), t.engine(game.gote()), t.run.order(game.gameId())));
+            next.add(new Pairing(
+                    id,
+                    game,
+                    t.engine(game.sente()),
+                    t.engine(game.gote()),
+                    t.run.order(game.gameId()),
+                    t.message.getEngineLogs()));
         }
         return next;
     }
