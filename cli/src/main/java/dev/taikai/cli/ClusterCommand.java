@@ -17,7 +17,6 @@ import dev.taikai.proto.tournament.v1.Status;
 import dev.taikai.proto.tournament.v1.TournamentState;
 import dev.taikai.referee.messages.GameMessages;
 import dev.taikai.tournament.Entrant;
-import dev.taikai.tournament.messages.TournamentMessages;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -247,9 +246,8 @@ final class ClusterCommand implements Runnable {
             SchedulerClient scheduler = new SchedulerClient(cluster.scheduler().http(), cluster.token(Role.ADMIN));
             TournamentState state;
             try {
-                state = scheduler.create(TournamentMessages.toProto(plan.spec()).toBuilder()
+                state = scheduler.create(ClusterRecords.specMessage(plan).toBuilder()
                         .setConcurrency(Math.max(0, concurrency))
-                        .setEngineLogs(plan.engineLogs())
                         .build());
             } catch (SchedulerClient.Refused e) {
                 if (e.status() == 400) {

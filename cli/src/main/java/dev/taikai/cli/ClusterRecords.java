@@ -25,7 +25,7 @@ final class ClusterRecords {
     /** Refuses a tournament that is not the one {@code plan} describes (its file changed, or another file). */
     static void checkSame(RunPlan plan, TournamentState state) throws ConfigException {
         // how many games run at once and whether engine logs are kept do not change the tournament
-        var described = TournamentMessages.toProto(plan.spec()).toBuilder()
+        var described = specMessage(plan).toBuilder()
                 .clearConcurrency()
                 .clearEngineLogs()
                 .build();
@@ -35,6 +35,19 @@ final class ClusterRecords {
             throw new ConfigException("tournament " + state.getTournamentId() + " ('" + played.getName()
                     + "') is not the tournament this file describes");
         }
+    }
+
+    /** The tournament a plan describes, as the scheduler takes it: with its league tuning and engine logs. */
+    static dev.taikai.proto.tournament.v1.TournamentSpec specMessage(RunPlan plan) {
+        var message = TournamentMessages.toProto(plan.spec()).toBuilder().setEngineLogs(plan.engineLogs());
+        if (plan.spec().format() == Format.LEAGUE) {
+            League.Settings league = plan.leagueSettings();
+            message.setLeague(dev.taikai.proto.tournament.v1.LeagueSettings.newBuilder()
+                    .setRematchPenalty(league.rematchPenalty())
+                    .setRematchMemoryRounds(league.rematchMemory())
+                    .setHalfLifeRounds(league.halfLifeRounds()));
+        }
+        return message.build();
     }
 
     /** Writes the folder and prints the report; returns a line for each record the local count did not take. */

@@ -205,7 +205,8 @@ public final class CutechessArguments {
                             plan.output(),
                             plan.restartEveryGame(),
                             plan.ratingInterval(),
-                            plan.engineLogs()));
+                            plan.engineLogs(),
+                            plan.leagueTuning()));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(e.getMessage());
         }
@@ -365,7 +366,8 @@ public final class CutechessArguments {
                 output,
                 restartEveryGame,
                 ratingInterval,
-                plan.engineLogs() || single.containsKey("-log"));
+                plan.engineLogs() || single.containsKey("-log"),
+                plan.leagueTuning());
     }
 
     private static Entrant entrant(List<String> own, List<String> each, Catalog catalog, List<EngineSpec> inline)

@@ -116,7 +116,7 @@ public final class LocalRunner {
                 return Ending.ABORTED;
             }
         }
-        TournamentRun run = new TournamentRun(spec);
+        TournamentRun run = plan.newRun();
         currentRun = run;
         try (RunRecords records = RunRecords.open(plan, run)) {
             if (invocation != null) {

@@ -3,7 +3,10 @@ package dev.taikai.cli.run;
 import dev.taikai.enginehost.catalog.Catalog;
 import dev.taikai.enginehost.catalog.EngineSpec;
 import dev.taikai.tournament.Entrant;
+import dev.taikai.tournament.Format;
 import dev.taikai.tournament.TournamentSpec;
+import dev.taikai.tournament.league.League;
+import dev.taikai.tournament.run.TournamentRun;
 import java.nio.file.Path;
 import java.util.Optional;
 
@@ -11,7 +14,8 @@ import java.util.Optional;
  * A tournament to run on this machine: the spec, the catalog its engine ids refer to, where the records
  * go, whether engines restart for every game (otherwise they are kept until they fail), every how many
  * finished games the standings are shown while it runs (0: only at the end), and whether every line to
- * and from the engines is logged, a compressed file a game ({@link EngineLogs}).
+ * and from the engines is logged, a compressed file a game ({@link EngineLogs}); for a league, how it
+ * pairs and rates ({@link #leagueTuning}: its games per pairing are the spec's).
  */
 public record RunPlan(
         TournamentSpec spec,
@@ -19,7 +23,8 @@ public record RunPlan(
         Path output,
         boolean restartEveryGame,
         int ratingInterval,
-        boolean engineLogs) {
+        boolean engineLogs,
+        League.Settings leagueTuning) {
     /** Default time control when a tournament names none. */
     public static final String DEFAULT_TIME_CONTROL = "10 byoyomi 0.1";
 
@@ -39,6 +44,17 @@ public record RunPlan(
         }
     }
 
+    /** A plan with the league defaults. */
+    public RunPlan(
+            TournamentSpec spec,
+            Catalog catalog,
+            Path output,
+            boolean restartEveryGame,
+            int ratingInterval,
+            boolean engineLogs) {
+        this(spec, catalog, output, restartEveryGame, ratingInterval, engineLogs, League.Settings.DEFAULT);
+    }
+
     /** A plan that shows the standings only at the end. */
     public RunPlan(TournamentSpec spec, Catalog catalog, Path output, boolean restartEveryGame) {
         this(spec, catalog, output, restartEveryGame, 0, false);
@@ -50,7 +66,23 @@ public record RunPlan(
 
     /** This plan with its records in {@code folder}. */
     public RunPlan withOutput(Path folder) {
-        return new RunPlan(spec, catalog, folder, restartEveryGame, ratingInterval, engineLogs);
+        return new RunPlan(spec, catalog, folder, restartEveryGame, ratingInterval, engineLogs, leagueTuning);
+    }
+
+    /** A new run of this plan's tournament, a league with its tuning. */
+    public TournamentRun newRun() {
+        return new TournamentRun(spec, leagueSettings());
+    }
+
+    /** The league's settings: the tuning, with the spec's games per pairing; the defaults for other formats. */
+    public League.Settings leagueSettings() {
+        return spec.format() == Format.LEAGUE
+                ? new League.Settings(
+                        spec.gamesPerPairing(),
+                        leagueTuning.rematchPenalty(),
+                        leagueTuning.rematchMemory(),
+                        leagueTuning.halfLifeRounds())
+                : League.Settings.DEFAULT;
     }
 
     /** The catalog entry of {@code entrant} with the entrant's own options set over the entry's. */

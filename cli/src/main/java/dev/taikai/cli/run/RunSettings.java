@@ -68,6 +68,13 @@ final class RunSettings {
         for (int i = 0; i < openings.size(); i++) {
             lines.put("opening " + (i + 1), openings.get(i).toString());
         }
+        if (s.format() == dev.taikai.tournament.Format.LEAGUE) {
+            var league = plan.leagueSettings();
+            lines.put(
+                    "league",
+                    "rematch penalty " + league.rematchPenalty() + ", rematch memory " + league.rematchMemory()
+                            + " rounds, half-life " + league.halfLifeRounds() + " rounds");
+        }
         lines.put("seed", String.valueOf(s.seed()));
         lines.put("adjudication", adjudication(s.adjudication()));
         lines.put(

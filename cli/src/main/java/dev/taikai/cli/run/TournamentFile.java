@@ -14,6 +14,7 @@ import dev.taikai.tournament.Entrant;
 import dev.taikai.tournament.Format;
 import dev.taikai.tournament.OpeningSuite;
 import dev.taikai.tournament.TournamentSpec;
+import dev.taikai.tournament.league.League;
 import dev.taikai.tournament.stats.Sprt;
 import java.io.IOException;
 import java.io.StringReader;
@@ -49,7 +50,8 @@ public final class TournamentFile {
             "sprt",
             "output",
             "restart",
-            "engine-logs");
+            "engine-logs",
+            "league");
     private static final Set<String> ENTRANT_KEYS =
             Set.of("engine", "name", "options", "time-control", "overrun-margin-ms", "from-round", "until-round");
 
@@ -159,6 +161,15 @@ public final class TournamentFile {
         }
         boolean engineLogs =
                 f.containsKey("engine-logs") && f.get("engine-logs").bool();
+        League.Settings league = League.Settings.DEFAULT;
+        if (f.containsKey("league")) {
+            if (format != Format.LEAGUE) {
+                throw f.get("league")
+                        .error("league: tunes a league's pairing and ratings; this tournament's format is "
+                                + format.id() + " (format: league, or leave the key out)");
+            }
+            league = league(f.get("league"));
+        }
         try {
             TournamentSpec spec = new TournamentSpec(
                     name,
@@ -175,7 +186,7 @@ public final class TournamentFile {
                     concurrency,
                     seed,
                     sprt);
-            return new RunPlan(spec, catalog, output, restartEveryGame, 0, engineLogs);
+            return new RunPlan(spec, catalog, output, restartEveryGame, 0, engineLogs, league);
         } catch (IllegalArgumentException e) {
             throw placed(e.getMessage(), root, f);
         }
@@ -276,6 +287,27 @@ public final class TournamentFile {
                     d.containsKey("after") ? (int) d.get("after").number(0, 100_000) : 0);
         }
         return result;
+    }
+
+    /** A league's tuning: {@code rematch-penalty}, {@code rematch-memory}, {@code half-life} (docs/league.md). */
+    private static League.Settings league(YamlNode node) throws ConfigException {
+        Map<String, YamlNode> f = node.mapping(Set.of("rematch-penalty", "rematch-memory", "half-life"));
+        League.Settings d = League.Settings.DEFAULT;
+        double penalty = f.containsKey("rematch-penalty") ? decimal(f.get("rematch-penalty")) : d.rematchPenalty();
+        if (!(penalty >= 0 && penalty <= 1_000_000)) {
+            throw f.get("rematch-penalty")
+                    .error("rematch-penalty is 0 to 1000000 (units of (100 Elo)²), not "
+                            + f.get("rematch-penalty").scalar());
+        }
+        int memory =
+                f.containsKey("rematch-memory") ? (int) f.get("rematch-memory").number(0, 100) : d.rematchMemory();
+        double halfLife = f.containsKey("half-life") ? decimal(f.get("half-life")) : d.halfLifeRounds();
+        if (!(halfLife >= 0 && halfLife <= 1_000_000)) {
+            throw f.get("half-life")
+                    .error("half-life is 0 (no decay) or a number of rounds up to 1000000, not "
+                            + f.get("half-life").scalar());
+        }
+        return new League.Settings(d.gamesPerPairing(), penalty, memory, halfLife);
     }
 
     private static Sprt sprt(YamlNode node) throws ConfigException {

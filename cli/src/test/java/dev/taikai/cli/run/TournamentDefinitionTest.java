@@ -1,6 +1,7 @@
 package dev.taikai.cli.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -14,6 +15,7 @@ import dev.taikai.tournament.Entrant;
 import dev.taikai.tournament.Format;
 import dev.taikai.tournament.OpeningSuite;
 import dev.taikai.tournament.TournamentSpec;
+import dev.taikai.tournament.league.League;
 import dev.taikai.tournament.stats.Sprt;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -134,12 +136,34 @@ class TournamentDefinitionTest {
                 "variant: minishogi\\nengines: [taikai-1, taikai-2]\\nrestart: sometimes | t.yaml:3: restart: restart is 'on-failure' or 'always'",
                 "variant: minishogi\\nengines: [taikai-1, taikai-2]\\nengine-logs: yes | t.yaml:3: engine-logs: expected true or false, not 'yes'",
                 "variant: minishogi\\nengines:\\n  - taikai-1\\n  - {id: x} | t.yaml:4: engines[1]: an engine needs 'command'",
+                "variant: minishogi\\nengines: [taikai-1, taikai-2]\\nleague: {half-life: 2} | t.yaml:3: league: league: tunes a league's pairing and ratings; this tournament's format is match",
+                "variant: minishogi\\nformat: league\\nengines: [taikai-1, taikai-2]\\nleague: {half-life: -1} | t.yaml:4: league.half-life: half-life is 0 (no decay)",
+                "variant: minishogi\\nformat: league\\nengines: [taikai-1, taikai-2]\\nleague: {rematch-memory: 101} | t.yaml:4: league.rematch-memory:",
+                "variant: minishogi\\nformat: league\\nengines: [taikai-1, taikai-2]\\nleague: {decay: 2} | t.yaml:4: league: unknown key 'decay'",
             })
     void errorsNameFileLineAndField(String yaml, String message, @TempDir Path dir) throws Exception {
         Path file = dir.resolve("t.yaml");
         Files.writeString(file, yaml.replace("\\n", "\n"));
         ConfigException e = assertThrows(ConfigException.class, () -> TournamentFile.read(file));
         assertTrue(e.getMessage().startsWith(file + message.substring("t.yaml".length())), e.getMessage());
+    }
+
+    @Test
+    void aLeagueFileTunesItsPairingAndRatingsAndAResumeSeesTheTuning(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("l.yaml");
+        Files.writeString(
+                file,
+                "variant: minishogi\nformat: league\nrounds: 3\nengines: [taikai-1, taikai-2, taikai-3]\n"
+                        + "league: {rematch-penalty: 0.5, rematch-memory: 2, half-life: 6}\n");
+        RunPlan plan = TournamentFile.read(file);
+        assertEquals(new League.Settings(2, 0.5, 2, 6), plan.leagueSettings());
+        assertEquals(plan.leagueSettings(), plan.newRun().league().orElseThrow().settings());
+        assertTrue(plan.fingerprint().contains("league: rematch penalty 0.5, rematch memory 2 rounds, half-life 6.0"));
+        Files.writeString(
+                file, "variant: minishogi\nformat: league\nrounds: 3\nengines: [taikai-1, taikai-2, taikai-3]\n");
+        RunPlan defaults = TournamentFile.read(file);
+        assertEquals(new League.Settings(2, 4, 4, 0), defaults.leagueSettings(), "the defaults");
+        assertNotEquals(plan.fingerprint(), defaults.fingerprint(), "a changed tuning is another tournament");
     }
 
     @Test

@@ -80,6 +80,11 @@ public final class League {
         this.settings = settings;
     }
 
+    /** How this league pairs and rates. */
+    public Settings settings() {
+        return settings;
+    }
+
     /** Adds an engine to the pool from the next round on; false when it is already in. */
     public boolean join(String engine) {
         everyone.add(engine);

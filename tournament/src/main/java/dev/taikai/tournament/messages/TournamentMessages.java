@@ -193,16 +193,14 @@ public final class TournamentMessages {
         return message.hasTimeControl() ? GameMessages.timeControl("time_control", message.getTimeControl()) : null;
     }
 
-    /** A league's settings from its spec message; 0 values take the defaults. */
+    /** A league's settings from its spec message; absent values take the defaults. */
     public static League.Settings leagueSettings(dev.taikai.proto.tournament.v1.TournamentSpec message) {
         var l = message.getLeague();
         try {
             return new League.Settings(
                     message.getGamesPerPairing(),
-                    l.getRematchPenalty() == 0 ? League.Settings.DEFAULT.rematchPenalty() : l.getRematchPenalty(),
-                    l.getRematchMemoryRounds() == 0
-                            ? League.Settings.DEFAULT.rematchMemory()
-                            : l.getRematchMemoryRounds(),
+                    l.hasRematchPenalty() ? l.getRematchPenalty() : League.Settings.DEFAULT.rematchPenalty(),
+                    l.hasRematchMemoryRounds() ? l.getRematchMemoryRounds() : League.Settings.DEFAULT.rematchMemory(),
                     l.getHalfLifeRounds());
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("league: " + e.getMessage());
