@@ -33,30 +33,42 @@ public final class CpuWait {
     private static final long NANOS_PER_TICK = 10_000_000;
 
     /** A thread's time on a CPU and waiting for one, so far, nanoseconds. */
-    private record ThreadTimes(long ran, long waited) {}
+    record ThreadTimes(long ran, long waited) {}
 
     /** Each thread's times and each CPU's steal so far, at one moment; empty when unreadable. */
     public static final class Reading {
         private final Map<String, ThreadTimes> threads;
         private final Map<String, Long> stolenByCpu;
+        /** {@link System#nanoTime} when it was read. */
+        private final long atNanos;
 
-        private Reading(Map<String, ThreadTimes> threads, Map<String, Long> stolenByCpu) {
+        Reading(Map<String, ThreadTimes> threads, Map<String, Long> stolenByCpu, long atNanos) {
             this.threads = threads;
             this.stolenByCpu = stolenByCpu;
+            this.atNanos = atNanos;
         }
 
         /**
          * Nanoseconds the engine waited for a CPU since {@code earlier}, over a move of {@code moveNanos}:
          * the largest wait of one thread plus the largest steal of one CPU; 0 when its threads wanted a CPU
-         * for less than nine tenths of the move in all. A thread born since {@code earlier} counts from 0.
+         * for less than nine tenths of the move in all. A thread born since {@code earlier} counts from 0;
+         * one that {@code earlier} missed (its times since birth are more than the time between the two
+         * readings: it was there, and unreadable) is left out, for its times since are not known. No
+         * thread waits longer than the time between the readings.
          */
         public long since(Reading earlier, long moveNanos) {
+            long between = Math.max(0, atNanos - earlier.atNanos);
             long wanted = 0;
             long waited = 0;
             for (Map.Entry<String, ThreadTimes> thread : threads.entrySet()) {
-                ThreadTimes before = earlier.threads.getOrDefault(thread.getKey(), new ThreadTimes(0, 0));
-                long ran = thread.getValue().ran() - before.ran();
-                long wait = thread.getValue().waited() - before.waited();
+                ThreadTimes before = earlier.threads.get(thread.getKey());
+                ThreadTimes now = thread.getValue();
+                if (before == null && now.ran() + now.waited() > between) {
+                    continue; // missed by the earlier reading: its whole life's wait is not this move's
+                }
+                before = before == null ? new ThreadTimes(0, 0) : before;
+                long ran = now.ran() - before.ran();
+                long wait = Math.min(between, now.waited() - before.waited());
                 wanted += ran + wait;
                 waited = Math.max(waited, wait);
             }
@@ -86,7 +98,7 @@ public final class CpuWait {
 
     /** The threads of process {@code pid} and their times, and the CPUs' steal, now. */
     public static Reading of(long pid) {
-        return new Reading(threadTimes(pid), steal());
+        return new Reading(threadTimes(pid), steal(), System.nanoTime());
     }
 
     private static Map<String, ThreadTimes> threadTimes(long pid) {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -50,6 +51,23 @@ class CpuWaitTest {
             Thread.onSpinWait(); // a move of 300 ms in which the sleeper never wants the CPU
         }
         assertEquals(0, CpuWait.of(sleeper.pid()).since(before, System.nanoTime() - from));
+    }
+
+    @Test
+    void aThreadTheFirstReadingMissedDoesNotBringItsWholeLifesWait() {
+        long move = 350 * MILLI;
+        CpuWait.Reading atGo =
+                new CpuWait.Reading(Map.of("1", new CpuWait.ThreadTimes(9_000 * MILLI, 100 * MILLI)), Map.of(), 0);
+        CpuWait.Reading atBestmove = new CpuWait.Reading(
+                Map.of(
+                        "1", new CpuWait.ThreadTimes(9_300 * MILLI, 140 * MILLI),
+                        // there at go, but unreadable then: 1 s of wait over its life, not this move's
+                        "2", new CpuWait.ThreadTimes(20_000 * MILLI, 1_000 * MILLI),
+                        // born during the move: all its wait is this move's
+                        "3", new CpuWait.ThreadTimes(200 * MILLI, 60 * MILLI)),
+                Map.of(),
+                move);
+        assertEquals(60 * MILLI, atBestmove.since(atGo, move), "the born thread's 60 ms, not the missed one's 1 s");
     }
 
     @Test
