@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every command example of the README and the docs exactly as printed: each line of a fenced block
+# Runs every command example of the README and the docs exactly as printed (and plays each tournament
+# file they show, below): each line of a fenced block
 # that starts with './taikai' or 'printf' (its trailing '  # comment' cut off), from the repository root,
 # each within 5 minutes; records a run writes under results/ are removed afterwards. A line that cannot run
 # here is listed below with the reason, one that shows a failure on purpose with its exit code; a listed line that the docs no longer hold fails the run, so the
@@ -58,6 +59,23 @@ while IFS= read -r example; do
   rm -f "$log"
   ran=$((ran + 1))
 done <<< "$examples"
+
+# The tournament files the docs show (```yaml blocks), each played as printed but at a fast
+# control (the file's own control stands for the reader's): a key or value the program no longer takes
+# fails here.
+files="$(mktemp -d)"
+trap 'remove_made; rm -rf "$files"' EXIT
+awk -v dir="$files" '/^```yaml/ { n++; file = dir "/" n ".yaml"; block = 1; next }
+  /^```/ { block = 0; next } block { print > file }' README.md docs/*.md openings/README.md
+for file in "$files"/*.yaml; do
+  [ -e "$file" ] || continue
+  echo "docs tournament file: $(head -n 1 "$file")" >&2
+  log="$(mktemp)"
+  timeout 300 ./taikai run "$file" -each st=0.05 -out "$files/$(basename "$file" .yaml)" > "$log" 2>&1 \
+    || { tail -n 30 "$log" >&2; echo "docs tournament file failed: $(head -n 1 "$file")" >&2; exit 1; }
+  rm -f "$log"
+  ran=$((ran + 1))
+done
 
 for example in "${!skipped[@]}"; do
   [ -n "${seen[$example]:-}" ] || { echo "docs/run-examples.sh lists an example the docs no longer hold: $example" >&2; exit 1; }
