@@ -80,7 +80,7 @@ public final class Kif {
                 throw new IllegalArgumentException("record with an illegal move: " + e.getMessage(), e);
             }
             Color mover = position.sideToMove();
-            long seconds = moves.get(i).timeNanos() / 1_000_000_000L;
+            long seconds = micros(moves.get(i)) / 1_000_000L;
             total[mover.index()] += seconds;
             String text = moveText(position, move, previousTo);
             out.append(String.format(
@@ -109,10 +109,18 @@ public final class Kif {
         return out.append('\n').toString();
     }
 
+    /**
+     * A move's time in whole microseconds, as the journal keeps it: every time in a KIF comes from it, so
+     * that a game's KIF written as it ends and written again from the journal (on resume) are the same.
+     */
+    private static long micros(MoveRecord move) {
+        return Math.round(move.timeNanos() / 1e3);
+    }
+
     /** {@code *time 52 ms, score cp 58, depth 11}: what the time field's whole seconds and the moves leave out. */
     private static String comment(MoveRecord move) {
         StringBuilder text = new StringBuilder("*time ")
-                .append(Math.round(move.timeNanos() / 1e6))
+                .append(Math.round(micros(move) / 1e3))
                 .append(" ms");
         if (move.score() != null) {
             text.append(", score ")

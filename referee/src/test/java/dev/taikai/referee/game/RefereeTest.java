@@ -62,6 +62,15 @@ class RefereeTest {
                 TimeControl.nodes(1),
                 Adjudication.DEFAULT);
         String kif = Kif.write(record, "test");
+        assertEquals(
+                Kif.write(withTimes(record, 1_000_000_000), "test"),
+                Kif.write(withTimes(record, 999_999_600), "test"),
+                "the KIF's times are whole microseconds");
+        assertEquals(
+                Kif.write(withTimes(record, 52_499_600), "test"),
+                Kif.write(withTimes(record, 52_500_000), "test"),
+                "a record read back from the journal (microseconds) writes the same KIF");
+        assertTrue(Kif.write(withTimes(record, 999_999_600), "test").contains("*time 1000 ms"));
         assertTrue(kif.contains("手合割：5五将棋\n"), kif);
         assertTrue(kif.contains("先手：sente\n後手：gote\n"), kif);
         assertTrue(kif.contains("|v飛 ・ ・ ・ ・|一") || kif.contains("| ・ ・ ・ ・v玉|一"), kif);
@@ -265,6 +274,33 @@ class RefereeTest {
         assertEquals(Result.GOTE_WINS, record.outcome().result());
         assertTrue(record.outcome().detail().contains(detail), record.outcome().detail());
         assertReplays(record);
+    }
+
+    /** {@code record} with every move's engine time {@code nanos}, except where it is already that. */
+    private static GameRecord withTimes(GameRecord record, long nanos) {
+        List<MoveRecord> moves = new ArrayList<>();
+        for (MoveRecord m : record.moves()) {
+            moves.add(new MoveRecord(
+                    m.move(),
+                    nanos,
+                    m.refereeNanos(),
+                    m.remainingMillis(),
+                    m.score(),
+                    m.depth(),
+                    m.nodes(),
+                    m.chargedNanos(),
+                    m.allowedNanos(),
+                    m.overrunNanos(),
+                    m.cpuWaitNanos()));
+        }
+        return new GameRecord(
+                record.assignment(),
+                record.startSfen(),
+                moves,
+                record.outcome(),
+                record.startedEpochMillis(),
+                record.finishedEpochMillis(),
+                record.timeLossOverrunNanos());
     }
 
     private static GameRecord play(
