@@ -103,6 +103,7 @@ final class RunRecords implements AutoCloseable {
                         journalFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ),
                 new RandomAccessFile(dir.resolve("results.json").toFile(), "rw"));
         records.readJournal(journalFile);
+        records.restoreGameFiles();
         records.rewriteResults(null);
         records.rewriteArchives(records.resumed);
         return records;
@@ -215,6 +216,35 @@ final class RunRecords implements AutoCloseable {
         journal.position(validEnd);
     }
 
+    /**
+     * Writes {@code games/<id>.kif} again for every game of the journal whose file is missing or differs (a run
+     * killed between a game's journal line and its KIF) and removes half-written {@code .tmp} files.
+     */
+    private void restoreGameFiles() throws IOException {
+        Path games = dir.resolve("games");
+        try (var files = Files.list(games)) {
+            for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".tmp"))
+                    .toList()) {
+                Files.deleteIfExists(file);
+            }
+        }
+        for (GameRecord record : resumed) {
+            Path kif = games.resolve(record.id() + ".kif");
+            String text = Kif.write(record, plan.spec().name());
+            if (!Files.exists(kif)
+                    || !Files.readString(kif, StandardCharsets.UTF_8).equals(text)) {
+                writeKif(kif, text);
+            }
+        }
+    }
+
+    /** Writes a KIF whole or not at all (a temporary file moved into place). */
+    private static void writeKif(Path kif, String text) throws IOException {
+        Path temporary = kif.resolveSibling(kif.getFileName() + ".tmp");
+        Files.writeString(temporary, text, StandardCharsets.UTF_8);
+        Files.move(temporary, kif, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
     List<GameRecord> resumedGames() {
         return List.copyOf(resumed);
     }
@@ -233,11 +263,8 @@ final class RunRecords implements AutoCloseable {
         byte[] line = (mapper.writeValueAsString(game) + "\n").getBytes(StandardCharsets.UTF_8);
         journal.write(java.nio.ByteBuffer.wrap(line));
         journal.force(false);
-        Path kif = dir.resolve("games").resolve(record.id() + ".kif");
-        Path temporary = kif.resolveSibling(record.id() + ".kif.tmp");
         String kifText = Kif.write(record, plan.spec().name());
-        Files.writeString(temporary, kifText, StandardCharsets.UTF_8);
-        Files.move(temporary, kif, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        writeKif(dir.resolve("games").resolve(record.id() + ".kif"), kifText);
         appendResult(game, standings);
         appendToArchives(kifText + "\n", sfenLine(record) + "\n");
         Files.writeString(

@@ -116,14 +116,7 @@ class ResumeTest {
 
     @Test
     void aTornLastLineIsReplayed(@TempDir Path dir) throws Exception {
-        Files.writeString(
-                dir.resolve("match.yaml"),
-                "name: torn\nvariant: minishogi\nrounds: 2\ngames: 2\n"
-                        + "time-control: nodes 1\nconcurrency: 1\noutput: out\nadjudication: {move-limit: 20}\nengines:\n"
-                        + Tournaments.fakeEntry("alpha", "--think-ms", "0")
-                        + Tournaments.fakeEntry("beta", "--think-ms", "0"));
-        RunPlan plan = TournamentFile.read(dir.resolve("match.yaml"));
-        Tournaments.run(plan, Timeouts.DEFAULT);
+        RunPlan plan = playFourGames(dir);
         Path journal = plan.output().resolve("games.jsonl");
         List<String> lines = Files.readAllLines(journal);
         assertEquals(4, lines.size());
@@ -137,6 +130,45 @@ class ResumeTest {
         assertEquals(4, after.size());
         assertEquals(lines.subList(0, 3), after.subList(0, 3));
         assertEquals(4, Tournaments.results(plan.output()).get("games").size());
+    }
+
+    /** Plays a four-game Minishogi match of two quick fake engines into {@code dir/out}; its plan. */
+    private static RunPlan playFourGames(Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("match.yaml"),
+                "name: four\nvariant: minishogi\nrounds: 2\ngames: 2\n"
+                        + "time-control: nodes 1\nconcurrency: 1\noutput: out\nadjudication: {move-limit: 20}\nengines:\n"
+                        + Tournaments.fakeEntry("alpha", "--think-ms", "0")
+                        + Tournaments.fakeEntry("beta", "--think-ms", "0"));
+        RunPlan plan = TournamentFile.read(dir.resolve("match.yaml"));
+        Tournaments.run(plan, Timeouts.DEFAULT);
+        return plan;
+    }
+
+    /**
+     * A run killed after a game's journal line and before its KIF (or while writing it): the resumed run
+     * writes that KIF from the journal and removes the half-written file.
+     */
+    @Test
+    void aKifLostToAKillIsWrittenFromTheJournal(@TempDir Path dir) throws Exception {
+        RunPlan plan = playFourGames(dir);
+        Path games = plan.output().resolve("games");
+        Path lost;
+        try (Stream<Path> files = Files.list(games)) {
+            lost = files.sorted().findFirst().orElseThrow();
+        }
+        String kif = Files.readString(lost);
+        Files.delete(lost);
+        Path torn = games.resolve(lost.getFileName() + ".tmp");
+        Files.writeString(torn, kif.substring(0, kif.length() / 2));
+
+        Tournaments.Run resumed = Tournaments.run(plan, Timeouts.DEFAULT);
+        assertTrue(resumed.progress().contains("4 already played"), resumed.progress());
+        assertEquals(kif, Files.readString(lost), "the lost KIF, as it was written when its game ended");
+        assertTrue(Files.notExists(torn), "no half-written file is left");
+        try (Stream<Path> files = Files.list(games)) {
+            assertEquals(4, files.count());
+        }
     }
 
     @Test
