@@ -147,17 +147,20 @@ final class SessionStream implements StreamObserver<SessionRequest> {
                     HostedSession engine = started("game_over");
                     engine.gameOver(
                             WorkerMessages.fromProto(request.getGameOver().getEnd()));
+                    // parked before the answer: a caller told the game is over finds the slot free
+                    boolean ends = host.draining();
+                    inGame = false;
+                    if (!ends) {
+                        parked = true;
+                        host.park(session, () -> run(this::giveUpSlot));
+                    }
                     send(SessionEvent.newBuilder()
                             .setRequestId(request.getRequestId())
                             .setAcknowledged(Acknowledged.newBuilder()
-                                    .setSessionEnds(host.draining())
+                                    .setSessionEnds(ends)
                                     .addAllLog(WorkerMessages.toProto(engine.takeLog()))));
-                    inGame = false;
-                    if (host.draining()) {
+                    if (ends) {
                         endIfIdle();
-                    } else {
-                        parked = true;
-                        host.park(session, () -> run(this::giveUpSlot));
                     }
                 }
                 default -> throw new IllegalArgumentException("request " + request.getRequestId() + " has no command");
