@@ -415,15 +415,46 @@ final class ClusterCommand implements Runnable {
                 : 0;
     }
 
-    @Command(name = "status", mixinStandardHelpOptions = true, description = "Shows what the cluster runs and where.")
+    @Command(
+            name = "status",
+            mixinStandardHelpOptions = true,
+            description = {
+                "Shows what the cluster runs and where.",
+                "With --url MEMBER, prints only that member's HTTP address (for scripts: curl \"$(./taikai cluster"
+                        + " status --url scheduler)/api/tournaments\")."
+            })
     static final class StatusCommand extends Directory implements Callable<Integer> {
         @Spec
         private CommandSpec spec;
 
+        @Option(
+                names = "--url",
+                paramLabel = "MEMBER",
+                description = "print only the HTTP address of this member (scheduler, referee-1, worker-1, ...)")
+        String url;
+
         @Override
         public Integer call() throws Exception {
-            describe(spec.commandLine().getOut(), recorded());
-            return 0;
+            LocalCluster cluster = recorded();
+            if (url == null) {
+                describe(spec.commandLine().getOut(), cluster);
+                return 0;
+            }
+            for (LocalCluster.Member m : cluster.members()) {
+                if (m.name().equals(url) && !m.role().equals("kafka")) {
+                    spec.commandLine().getOut().println(m.http());
+                    return 0;
+                }
+            }
+            throw new ExitCodes.UsageException("--url: the cluster has no member '" + url
+                    + "' with an HTTP address (it has: "
+                    + String.join(
+                            ", ",
+                            cluster.members().stream()
+                                    .filter(m -> !m.role().equals("kafka"))
+                                    .map(LocalCluster.Member::name)
+                                    .toList())
+                    + ")");
         }
     }
 
