@@ -2,12 +2,12 @@ package dev.taikai.bench;
 
 import dev.taikai.enginehost.catalog.Catalog;
 import dev.taikai.enginehost.catalog.EngineSpec;
-import dev.taikai.enginehost.usi.BestMove;
-import dev.taikai.enginehost.usi.MoveReply;
-import dev.taikai.enginehost.usi.PositionCommand;
-import dev.taikai.enginehost.usi.SearchLimits;
-import dev.taikai.enginehost.usi.StartResult;
-import dev.taikai.enginehost.usi.Timeouts;
+import dev.taikai.enginehost.session.BestMove;
+import dev.taikai.enginehost.session.MoveReply;
+import dev.taikai.enginehost.session.PositionCommand;
+import dev.taikai.enginehost.session.SearchLimits;
+import dev.taikai.enginehost.session.StartResult;
+import dev.taikai.enginehost.session.Timeouts;
 import dev.taikai.enginehost.usi.UsiEngine;
 import dev.taikai.rules.Position;
 import dev.taikai.rules.Variant;

@@ -6,7 +6,7 @@ import dev.taikai.enginehost.catalog.Quirk;
 import dev.taikai.enginehost.check.CheckReport;
 import dev.taikai.enginehost.check.EngineCheck;
 import dev.taikai.enginehost.config.ConfigException;
-import dev.taikai.enginehost.usi.Timeouts;
+import dev.taikai.enginehost.session.Timeouts;
 import dev.taikai.rules.Variant;
 import java.io.PrintWriter;
 import java.nio.file.Path;

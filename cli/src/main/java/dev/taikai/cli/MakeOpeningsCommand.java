@@ -3,13 +3,14 @@ package dev.taikai.cli;
 import dev.taikai.enginehost.catalog.BuiltinCatalog;
 import dev.taikai.enginehost.catalog.EngineSpec;
 import dev.taikai.enginehost.config.ConfigException;
-import dev.taikai.enginehost.usi.BestMove;
-import dev.taikai.enginehost.usi.MoveReply;
-import dev.taikai.enginehost.usi.PositionCommand;
-import dev.taikai.enginehost.usi.SearchLimits;
-import dev.taikai.enginehost.usi.StartResult;
-import dev.taikai.enginehost.usi.Timeouts;
-import dev.taikai.enginehost.usi.UsiEngine;
+import dev.taikai.enginehost.engines.Engines;
+import dev.taikai.enginehost.session.BestMove;
+import dev.taikai.enginehost.session.LocalEngine;
+import dev.taikai.enginehost.session.MoveReply;
+import dev.taikai.enginehost.session.PositionCommand;
+import dev.taikai.enginehost.session.SearchLimits;
+import dev.taikai.enginehost.session.StartResult;
+import dev.taikai.enginehost.session.Timeouts;
 import dev.taikai.rules.Position;
 import dev.taikai.rules.Usi;
 import dev.taikai.rules.Variant;
@@ -93,8 +94,8 @@ final class MakeOpeningsCommand implements Callable<Integer> {
         List<List<String>> lines = new ArrayList<>();
         collect(Position.start(variant), plies, new ArrayList<>(), new HashSet<>(), lines);
         // no one reads warnings here: an option the engine does not list is refused
-        StartResult started = UsiEngine.refusingUnlistedOptions(UsiEngine.start(engineSpec, variant, Timeouts.DEFAULT));
-        if (!(started instanceof UsiEngine usi)) {
+        StartResult started = LocalEngine.refusingUnlistedOptions(Engines.start(engineSpec, variant, Timeouts.DEFAULT));
+        if (!(started instanceof LocalEngine usi)) {
             throw new ExitCodes.UsageException("cannot start " + engine + ": " + started);
         }
         List<Candidate> kept = new ArrayList<>();

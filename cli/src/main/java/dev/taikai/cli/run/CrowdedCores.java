@@ -1,6 +1,6 @@
 package dev.taikai.cli.run;
 
-import dev.taikai.enginehost.usi.DefaultMargin;
+import dev.taikai.enginehost.session.DefaultMargin;
 import dev.taikai.referee.game.TimeControl;
 import dev.taikai.tournament.TournamentSpec;
 import java.util.Comparator;

@@ -1,9 +1,9 @@
 package dev.taikai.cli.run;
 
-import dev.taikai.enginehost.usi.EngineFailure;
-import dev.taikai.enginehost.usi.GameLog;
-import dev.taikai.enginehost.usi.PipeLog;
-import dev.taikai.enginehost.usi.UsiEngine;
+import dev.taikai.enginehost.session.EngineFailure;
+import dev.taikai.enginehost.session.GameLog;
+import dev.taikai.enginehost.session.LocalEngine;
+import dev.taikai.enginehost.session.PipeLog;
 
 /**
  * A game's engine log ({@code taikai run -log}, written as {@link GameLog} writes it): the lines to and
@@ -18,7 +18,7 @@ final class EngineLogs {
      * Takes the game's lines from the engine's log, if it keeps one; a failed engine's standard error tail
      * is added as notes, log or no log.
      */
-    static GameLog.Side side(String entrant, UsiEngine engine) {
+    static GameLog.Side side(String entrant, LocalEngine engine) {
         return new GameLog.Side(entrant, GameLog.take(engine));
     }
 

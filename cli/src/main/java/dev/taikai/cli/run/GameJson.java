@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.taikai.enginehost.usi.Score;
+import dev.taikai.enginehost.session.Score;
 import dev.taikai.referee.game.GameAssignment;
 import dev.taikai.referee.game.GameRecord;
 import dev.taikai.referee.game.MoveRecord;

@@ -1,11 +1,12 @@
 package dev.taikai.cli.run;
 
 import dev.taikai.enginehost.config.ConfigException;
-import dev.taikai.enginehost.usi.EngineFailure;
-import dev.taikai.enginehost.usi.GameLog;
-import dev.taikai.enginehost.usi.StartResult;
-import dev.taikai.enginehost.usi.Timeouts;
-import dev.taikai.enginehost.usi.UsiEngine;
+import dev.taikai.enginehost.engines.Engines;
+import dev.taikai.enginehost.session.EngineFailure;
+import dev.taikai.enginehost.session.GameLog;
+import dev.taikai.enginehost.session.LocalEngine;
+import dev.taikai.enginehost.session.StartResult;
+import dev.taikai.enginehost.session.Timeouts;
 import dev.taikai.referee.game.GameAssignment;
 import dev.taikai.referee.game.GameHost;
 import dev.taikai.referee.game.GameObserver;
@@ -110,7 +111,7 @@ public final class LocalRunner {
     public Ending run() throws IOException, ConfigException {
         TournamentSpec spec = plan.spec();
         for (Entrant entrant : spec.entrants()) {
-            Optional<String> why = UsiEngine.whyNotStartable(plan.engineOf(entrant));
+            Optional<String> why = Engines.whyNotStartable(plan.engineOf(entrant));
             if (why.isPresent()) {
                 say("engine '" + entrant.name() + "' cannot be used: " + why.get() + "; no game was played");
                 return Ending.ABORTED;
@@ -328,8 +329,8 @@ public final class LocalRunner {
         if (failed.isPresent() || goteSession instanceof EngineFailure) {
             return failed.orElse(null);
         }
-        warnOfUnlistedOptions(sente.name(), (UsiEngine) senteSession);
-        warnOfUnlistedOptions(gote.name(), (UsiEngine) goteSession);
+        warnOfUnlistedOptions(sente.name(), (LocalEngine) senteSession);
+        warnOfUnlistedOptions(gote.name(), (LocalEngine) goteSession);
         ready.run();
         try {
             firstGamesReady.await(START_BARRIER_SECONDS, TimeUnit.SECONDS); // a slot that hangs cannot hold the rest
@@ -346,17 +347,17 @@ public final class LocalRunner {
                 game.sente(),
                 game.gote()));
         GameRecord record = GameHost.play(
-                game, (UsiEngine) senteSession, (UsiEngine) goteSession, Referee.SAME_MACHINE, GameObserver.NONE);
+                game, (LocalEngine) senteSession, (LocalEngine) goteSession, Referee.SAME_MACHINE, GameObserver.NONE);
         keepLog(
                 record.id(),
                 List.of(
-                        EngineLogs.side(sente.name(), (UsiEngine) senteSession),
-                        EngineLogs.side(gote.name(), (UsiEngine) goteSession)));
+                        EngineLogs.side(sente.name(), (LocalEngine) senteSession),
+                        EngineLogs.side(gote.name(), (LocalEngine) goteSession)));
         seat.dropFailed();
         return record;
     }
 
-    private void warnOfUnlistedOptions(String entrant, UsiEngine engine) {
+    private void warnOfUnlistedOptions(String entrant, LocalEngine engine) {
         if (!engine.unlistedOptions().isEmpty() && warnedOfOptions.add(entrant)) {
             for (String option : engine.unlistedOptions()) {
                 say("warning: engine '" + entrant + "': " + option + "; not sent (--strict: stop instead)");

@@ -1,11 +1,12 @@
 package dev.taikai.cli.run;
 
 import dev.taikai.enginehost.catalog.EngineSpec;
-import dev.taikai.enginehost.usi.EngineFailure;
-import dev.taikai.enginehost.usi.PipeLog;
-import dev.taikai.enginehost.usi.StartResult;
-import dev.taikai.enginehost.usi.Timeouts;
-import dev.taikai.enginehost.usi.UsiEngine;
+import dev.taikai.enginehost.engines.Engines;
+import dev.taikai.enginehost.session.EngineFailure;
+import dev.taikai.enginehost.session.LocalEngine;
+import dev.taikai.enginehost.session.PipeLog;
+import dev.taikai.enginehost.session.StartResult;
+import dev.taikai.enginehost.session.Timeouts;
 import dev.taikai.rules.Variant;
 import java.util.HashMap;
 import java.util.Map;
@@ -15,7 +16,7 @@ import java.util.Map;
  * unless it failed (or the run restarts engines every game), so fast games do not pay for a start each.
  */
 final class SlotSessions implements AutoCloseable {
-    private final Map<String, UsiEngine> sessions = new HashMap<>();
+    private final Map<String, LocalEngine> sessions = new HashMap<>();
     private final Variant variant;
     private final Timeouts timeouts;
     private final boolean restartEveryGame;
@@ -24,7 +25,7 @@ final class SlotSessions implements AutoCloseable {
 
     /**
      * With {@code strictOptions}, an engine that does not list an option it is given fails to start; with
-     * {@code logPipes}, each session keeps every line to and from its engine ({@link UsiEngine#pipeLog}).
+     * {@code logPipes}, each session keeps every line to and from its engine ({@link LocalEngine#pipeLog}).
      */
     SlotSessions(
             Variant variant, Timeouts timeouts, boolean restartEveryGame, boolean strictOptions, boolean logPipes) {
@@ -37,7 +38,7 @@ final class SlotSessions implements AutoCloseable {
 
     /** A ready session for the entrant's engine, or why it could not be had. */
     synchronized StartResult session(String entrant, EngineSpec spec) {
-        UsiEngine existing = sessions.remove(entrant);
+        LocalEngine existing = sessions.remove(entrant);
         if (existing != null && existing.failure().isEmpty() && !restartEveryGame) {
             sessions.put(entrant, existing);
             return existing;
@@ -46,11 +47,11 @@ final class SlotSessions implements AutoCloseable {
             existing.close();
         }
         StartResult started =
-                UsiEngine.start(spec, variant, timeouts, logPipes ? new PipeLog(PipeLog.DEFAULT_CAP_CHARS) : null);
+                Engines.start(spec, variant, timeouts, logPipes ? new PipeLog(PipeLog.DEFAULT_CAP_CHARS) : null);
         if (strictOptions) {
-            started = UsiEngine.refusingUnlistedOptions(started);
+            started = LocalEngine.refusingUnlistedOptions(started);
         }
-        if (started instanceof UsiEngine engine) {
+        if (started instanceof LocalEngine engine) {
             sessions.put(entrant, engine);
         }
         return started;
@@ -69,7 +70,7 @@ final class SlotSessions implements AutoCloseable {
 
     @Override
     public synchronized void close() {
-        for (UsiEngine engine : sessions.values()) {
+        for (LocalEngine engine : sessions.values()) {
             engine.close();
         }
         sessions.clear();

@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.taikai.enginehost.config.ConfigException;
-import dev.taikai.enginehost.usi.Timeouts;
+import dev.taikai.enginehost.session.Timeouts;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.TimeUnit;

@@ -3,7 +3,7 @@ package dev.taikai.cli.run;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.taikai.enginehost.usi.Timeouts;
+import dev.taikai.enginehost.session.Timeouts;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

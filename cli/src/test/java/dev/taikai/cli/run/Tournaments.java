@@ -32,12 +32,12 @@ public final class Tournaments {
     /** The output of one in-process run. */
     record Run(LocalRunner.Ending ending, String out, String progress) {}
 
-    static Run run(RunPlan plan, dev.taikai.enginehost.usi.Timeouts timeouts) throws Exception {
+    static Run run(RunPlan plan, dev.taikai.enginehost.session.Timeouts timeouts) throws Exception {
         return run(plan, timeouts, false);
     }
 
     /** With {@code strict}, as {@code taikai run --strict}. */
-    static Run run(RunPlan plan, dev.taikai.enginehost.usi.Timeouts timeouts, boolean strict) throws Exception {
+    static Run run(RunPlan plan, dev.taikai.enginehost.session.Timeouts timeouts, boolean strict) throws Exception {
         StringWriter out = new StringWriter();
         StringWriter progress = new StringWriter();
         LocalRunner.Ending ending = new LocalRunner(plan, new PrintWriter(out), new PrintWriter(progress), timeouts)

@@ -36,7 +36,8 @@ public final class Catalog {
             "variant-option",
             "notation",
             "quirks",
-            "limits");
+            "limits",
+            "protocol");
 
     private static final Set<String> LIMIT_KEYS = Set.of("memory-mb", "processes", "max-line-bytes", "stderr-lines");
 
@@ -144,7 +145,14 @@ public final class Catalog {
             }
         }
         ProcessLimits limits = fields.containsKey("limits") ? limits(fields.get("limits")) : ProcessLimits.DEFAULT;
-        return new EngineSpec(id, command, workdir, env, options, variantOption, notation, quirks, limits, fileOptions);
+        Protocol protocol = Protocol.USI;
+        if (fields.containsKey("protocol")) {
+            YamlNode node = fields.get("protocol");
+            protocol =
+                    Protocol.byId(node.nonEmpty()).orElseThrow(() -> node.error("unknown protocol; use usi or xboard"));
+        }
+        return new EngineSpec(
+                id, command, workdir, env, options, variantOption, notation, quirks, limits, fileOptions, protocol);
     }
 
     private static ProcessLimits limits(YamlNode node) throws ConfigException {

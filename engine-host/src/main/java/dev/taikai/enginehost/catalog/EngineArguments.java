@@ -14,7 +14,8 @@ import java.util.Set;
  * A whole catalog entry on the command line, as cutechess-cli writes engines: {@code name=fsf
  * cmd=fairy-stockfish option.Hash=64 quirk=swapped-clocks}. Keys: {@code name} (or {@code id}), {@code
  * cmd}, {@code dir}, {@code arg} (repeatable), {@code option.NAME}, {@code env.NAME}, {@code quirk}
- * (repeatable, or comma-separated), {@code notation}, {@code variant-option}, {@code memory-mb},
+ * (repeatable, or comma-separated), {@code proto} ({@code usi} or {@code xboard}), {@code notation}, {@code
+ * variant-option}, {@code memory-mb},
  * {@code processes}, {@code max-line-bytes}, {@code stderr-lines}. Quote a pair whose value has spaces:
  * {@code 'option.Skill Level=5'}.
  */
@@ -39,6 +40,7 @@ public final class EngineArguments {
         Map<String, String> env = new LinkedHashMap<>();
         Set<Quirk> quirks = EnumSet.noneOf(Quirk.class);
         Notation notation = Notation.FAIRY_STOCKFISH;
+        Protocol protocol = Protocol.USI;
         String variantOption = EngineSpec.AUTO_VARIANT_OPTION;
         ProcessLimits d = ProcessLimits.DEFAULT;
         long memory = d.memoryMegabytes();
@@ -75,6 +77,9 @@ public final class EngineArguments {
                     notation = Notation.byId(value)
                             .orElseThrow(
                                     () -> new ConfigException("unknown notation '" + value + "'; use fsf or lishogi"));
+                case "proto" ->
+                    protocol = Protocol.byId(value)
+                            .orElseThrow(() -> new ConfigException("proto=" + value + ": engines speak usi or xboard"));
                 case "variant-option" -> variantOption = value;
                 case "memory-mb" -> memory = number(key, value, 0, 1 << 20);
                 case "processes" -> processes = number(key, value, 0, 1 << 20);
@@ -101,7 +106,8 @@ public final class EngineArguments {
                     notation,
                     quirks,
                     new ProcessLimits(memory, (int) processes, (int) lineBytes, (int) stderrLines),
-                    Set.of());
+                    Set.of(),
+                    protocol);
         } catch (IllegalArgumentException e) { // a name or an option that cannot reach an engine (EngineText)
             throw new ConfigException(e.getMessage());
         }

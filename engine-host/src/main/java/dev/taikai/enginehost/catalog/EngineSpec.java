@@ -26,6 +26,7 @@ import java.util.Set;
  * @param fileOptions options whose values name files or directories ({@link EngineText#namesAFile}) that
  *     this entry lets tournaments set, to paths inside the engine's working directory; all others are
  *     refused
+ * @param protocol what the engine speaks: USI, or XBoard (CECP)
  */
 public record EngineSpec(
         String id,
@@ -37,7 +38,8 @@ public record EngineSpec(
         Notation notation,
         Set<Quirk> quirks,
         ProcessLimits limits,
-        Set<String> fileOptions) {
+        Set<String> fileOptions,
+        Protocol protocol) {
     public static final String AUTO_VARIANT_OPTION = "auto";
 
     /** Checks everything that will reach the engine's pipe ({@link EngineText}); names the field at fault. */
@@ -55,6 +57,9 @@ public record EngineSpec(
                 new LinkedHashMap<>(EngineText.options("engine '" + id + "' options", options)));
         quirks = quirks.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(quirks));
         fileOptions = Set.copyOf(fileOptions);
+        if (protocol == null) {
+            throw new IllegalArgumentException("engine '" + id + "' needs a protocol");
+        }
     }
 
     /** An entry with defaults for everything but the id and the command. */
@@ -69,7 +74,8 @@ public record EngineSpec(
                 Notation.FAIRY_STOCKFISH,
                 Set.of(),
                 ProcessLimits.DEFAULT,
-                Set.of());
+                Set.of(),
+                Protocol.USI);
     }
 
     public EngineSpec withId(String newId) {
@@ -83,7 +89,8 @@ public record EngineSpec(
                 notation,
                 quirks,
                 limits,
-                fileOptions);
+                fileOptions,
+                protocol);
     }
 
     public EngineSpec withOptions(Map<String, String> newOptions) {
@@ -97,7 +104,8 @@ public record EngineSpec(
                 notation,
                 quirks,
                 limits,
-                fileOptions);
+                fileOptions,
+                protocol);
     }
 
     /** This entry with {@code overrides} set over its options (a tournament's over the catalog's). */
@@ -121,7 +129,8 @@ public record EngineSpec(
                 notation,
                 newQuirks,
                 limits,
-                fileOptions);
+                fileOptions,
+                protocol);
     }
 
     public EngineSpec withLimits(ProcessLimits newLimits) {
@@ -135,12 +144,39 @@ public record EngineSpec(
                 notation,
                 quirks,
                 newLimits,
-                fileOptions);
+                fileOptions,
+                protocol);
+    }
+
+    /** This entry speaking {@code newProtocol}. */
+    public EngineSpec withProtocol(Protocol newProtocol) {
+        return new EngineSpec(
+                id,
+                command,
+                workingDirectory,
+                environment,
+                options,
+                variantOption,
+                notation,
+                quirks,
+                limits,
+                fileOptions,
+                newProtocol);
     }
 
     public EngineSpec withFileOptions(Set<String> allowed) {
         return new EngineSpec(
-                id, command, workingDirectory, environment, options, variantOption, notation, quirks, limits, allowed);
+                id,
+                command,
+                workingDirectory,
+                environment,
+                options,
+                variantOption,
+                notation,
+                quirks,
+                limits,
+                allowed,
+                protocol);
     }
 
     /**

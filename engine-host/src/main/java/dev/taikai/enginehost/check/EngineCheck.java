@@ -3,16 +3,17 @@ package dev.taikai.enginehost.check;
 import dev.taikai.enginehost.catalog.EngineSpec;
 import dev.taikai.enginehost.catalog.Quirk;
 import dev.taikai.enginehost.check.CheckReport.Verdict;
-import dev.taikai.enginehost.usi.BestMove;
-import dev.taikai.enginehost.usi.CpuWait;
-import dev.taikai.enginehost.usi.DefaultMargin;
-import dev.taikai.enginehost.usi.EngineFailure;
-import dev.taikai.enginehost.usi.GameEnd;
-import dev.taikai.enginehost.usi.MoveReply;
-import dev.taikai.enginehost.usi.PositionCommand;
-import dev.taikai.enginehost.usi.SearchLimits;
-import dev.taikai.enginehost.usi.StartResult;
-import dev.taikai.enginehost.usi.Timeouts;
+import dev.taikai.enginehost.session.BestMove;
+import dev.taikai.enginehost.session.CpuWait;
+import dev.taikai.enginehost.session.DefaultMargin;
+import dev.taikai.enginehost.session.EngineFailure;
+import dev.taikai.enginehost.session.GameEnd;
+import dev.taikai.enginehost.session.MoveReply;
+import dev.taikai.enginehost.session.PositionCommand;
+import dev.taikai.enginehost.session.QuitResult;
+import dev.taikai.enginehost.session.SearchLimits;
+import dev.taikai.enginehost.session.StartResult;
+import dev.taikai.enginehost.session.Timeouts;
 import dev.taikai.enginehost.usi.UsiEngine;
 import dev.taikai.rules.Color;
 import dev.taikai.rules.MoveException;
@@ -461,7 +462,7 @@ public final class EngineCheck {
             add("quit", Verdict.SKIP, "the engine could not be restarted", true);
             return;
         }
-        UsiEngine.QuitResult quit = engine.quit();
+        QuitResult quit = engine.quit();
         String timing = String.format(Locale.ROOT, "%.1f ms", quit.exitNanos() / 1e6);
         if (!quit.exited()) {
             add("quit", Verdict.FAIL, "did not exit within " + timings() + " of quit; killed", true);

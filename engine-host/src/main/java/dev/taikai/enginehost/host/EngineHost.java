@@ -3,11 +3,12 @@ package dev.taikai.enginehost.host;
 import dev.taikai.enginehost.catalog.Catalog;
 import dev.taikai.enginehost.catalog.EngineSpec;
 import dev.taikai.enginehost.catalog.EngineText;
-import dev.taikai.enginehost.usi.EngineFailure;
-import dev.taikai.enginehost.usi.PipeLog;
-import dev.taikai.enginehost.usi.StartResult;
-import dev.taikai.enginehost.usi.Timeouts;
-import dev.taikai.enginehost.usi.UsiEngine;
+import dev.taikai.enginehost.engines.Engines;
+import dev.taikai.enginehost.session.EngineFailure;
+import dev.taikai.enginehost.session.LocalEngine;
+import dev.taikai.enginehost.session.PipeLog;
+import dev.taikai.enginehost.session.StartResult;
+import dev.taikai.enginehost.session.Timeouts;
 import dev.taikai.rules.Variant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -113,8 +114,8 @@ public final class EngineHost implements AutoCloseable {
         StartResult started;
         try {
             // a cluster's session has no one to warn at its start: an option the engine does not list is refused
-            started = UsiEngine.refusingUnlistedOptions(
-                    UsiEngine.start(spec, variant, timeouts, logPipes ? new PipeLog(PipeLog.WORKER_CAP_CHARS) : null));
+            started = LocalEngine.refusingUnlistedOptions(
+                    Engines.start(spec, variant, timeouts, logPipes ? new PipeLog(PipeLog.WORKER_CAP_CHARS) : null));
         } catch (RuntimeException e) {
             free.release();
             throw e;
@@ -124,7 +125,7 @@ public final class EngineHost implements AutoCloseable {
             listener.engineFailed(engineId, failure);
             return new Started(null, failure);
         }
-        HostedSession session = new HostedSession(this, engineId, (UsiEngine) started);
+        HostedSession session = new HostedSession(this, engineId, (LocalEngine) started);
         sessions.add(session);
         listener.sessionOpened(engineId);
         return new Started(session, null);

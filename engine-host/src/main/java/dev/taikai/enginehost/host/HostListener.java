@@ -1,6 +1,6 @@
 package dev.taikai.enginehost.host;
 
-import dev.taikai.enginehost.usi.EngineFailure;
+import dev.taikai.enginehost.session.EngineFailure;
 
 /** What a host reports as it lends out engines: the hook for logs and metrics. Called on any thread. */
 public interface HostListener {

@@ -1,13 +1,13 @@
 package dev.taikai.enginehost.host;
 
-import dev.taikai.enginehost.usi.EngineFailure;
-import dev.taikai.enginehost.usi.GameEnd;
-import dev.taikai.enginehost.usi.GameLog;
-import dev.taikai.enginehost.usi.MoveReply;
-import dev.taikai.enginehost.usi.PipeLog;
-import dev.taikai.enginehost.usi.PositionCommand;
-import dev.taikai.enginehost.usi.SearchLimits;
-import dev.taikai.enginehost.usi.UsiEngine;
+import dev.taikai.enginehost.session.EngineFailure;
+import dev.taikai.enginehost.session.GameEnd;
+import dev.taikai.enginehost.session.GameLog;
+import dev.taikai.enginehost.session.LocalEngine;
+import dev.taikai.enginehost.session.MoveReply;
+import dev.taikai.enginehost.session.PipeLog;
+import dev.taikai.enginehost.session.PositionCommand;
+import dev.taikai.enginehost.session.SearchLimits;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -20,10 +20,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 public final class HostedSession implements AutoCloseable {
     private final EngineHost host;
     private final String engineId;
-    private final UsiEngine engine;
+    private final LocalEngine engine;
     private final AtomicBoolean closed = new AtomicBoolean();
 
-    HostedSession(EngineHost host, String engineId, UsiEngine engine) {
+    HostedSession(EngineHost host, String engineId, LocalEngine engine) {
         this.host = host;
         this.engineId = engineId;
         this.engine = engine;
@@ -33,7 +33,7 @@ public final class HostedSession implements AutoCloseable {
         return engineId;
     }
 
-    public UsiEngine engine() {
+    public LocalEngine engine() {
         return engine;
     }
 

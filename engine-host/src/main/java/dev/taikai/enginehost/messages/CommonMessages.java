@@ -1,6 +1,6 @@
 package dev.taikai.enginehost.messages;
 
-import dev.taikai.enginehost.usi.Score;
+import dev.taikai.enginehost.session.Score;
 import dev.taikai.rules.Variant;
 
 /**

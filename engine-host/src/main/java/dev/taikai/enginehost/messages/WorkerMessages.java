@@ -1,12 +1,12 @@
 package dev.taikai.enginehost.messages;
 
-import dev.taikai.enginehost.usi.BestMove;
-import dev.taikai.enginehost.usi.EngineFailure;
-import dev.taikai.enginehost.usi.GameEnd;
-import dev.taikai.enginehost.usi.PipeLog;
-import dev.taikai.enginehost.usi.PositionCommand;
-import dev.taikai.enginehost.usi.SearchInfo;
-import dev.taikai.enginehost.usi.SearchLimits;
+import dev.taikai.enginehost.session.BestMove;
+import dev.taikai.enginehost.session.EngineFailure;
+import dev.taikai.enginehost.session.GameEnd;
+import dev.taikai.enginehost.session.PipeLog;
+import dev.taikai.enginehost.session.PositionCommand;
+import dev.taikai.enginehost.session.SearchInfo;
+import dev.taikai.enginehost.session.SearchLimits;
 import dev.taikai.proto.worker.v1.Go;
 import dev.taikai.proto.worker.v1.PipeLine;
 import java.util.List;

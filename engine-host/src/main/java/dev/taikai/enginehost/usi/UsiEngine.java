@@ -2,21 +2,35 @@ package dev.taikai.enginehost.usi;
 
 import dev.taikai.enginehost.catalog.EngineSpec;
 import dev.taikai.enginehost.catalog.Quirk;
+import dev.taikai.enginehost.session.BestMove;
+import dev.taikai.enginehost.session.CpuWait;
+import dev.taikai.enginehost.session.EngineConnection;
+import dev.taikai.enginehost.session.EngineFailure;
+import dev.taikai.enginehost.session.EngineIdentity;
+import dev.taikai.enginehost.session.EngineOption;
+import dev.taikai.enginehost.session.GameEnd;
+import dev.taikai.enginehost.session.LineClassifier;
+import dev.taikai.enginehost.session.LocalEngine;
+import dev.taikai.enginehost.session.MoveReply;
+import dev.taikai.enginehost.session.OptionGate;
+import dev.taikai.enginehost.session.OutputLine;
+import dev.taikai.enginehost.session.PipeLog;
+import dev.taikai.enginehost.session.PositionCommand;
+import dev.taikai.enginehost.session.QuitResult;
+import dev.taikai.enginehost.session.SearchInfo;
+import dev.taikai.enginehost.session.SearchLimits;
+import dev.taikai.enginehost.session.StartResult;
+import dev.taikai.enginehost.session.Timeouts;
+import dev.taikai.enginehost.session.Words;
 import dev.taikai.rules.Color;
 import dev.taikai.rules.Notation;
 import dev.taikai.rules.Variant;
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.OutputStreamWriter;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CancellationException;
 import java.util.regex.Pattern;
 
 /**
@@ -26,12 +40,12 @@ import java.util.regex.Pattern;
  * value, after which the engine's whole process tree is gone. No engine behaviour makes a method throw.
  *
  * <p>The caller reads the engine's pipe itself while it waits, so an answer reaches it without a thread
- * hand-off; {@link PipeWatcher} drains the pipe between waits and ends overdue waits by killing the
+ * hand-off; the pipe watcher ({@link EngineConnection}) drains the pipe between waits and ends overdue waits by killing the
  * engine. One caller at a time; {@link #close} may be called from any thread, and a caller waiting at
  * that moment gets a {@link CancellationException}.
  */
-public final class UsiEngine implements StartResult, EngineSession {
-    private static final long NO_DEADLINE = Long.MAX_VALUE;
+public final class UsiEngine implements LocalEngine {
+    private static final long NO_DEADLINE = EngineConnection.NO_DEADLINE;
     private static final Pattern MOVE =
             Pattern.compile("[1-9][a-i][1-9][a-i][+-]?|\\+?[PLNSGBRKT]\\*[1-9][a-i]|resign|win");
     private static final long MILLI = 1_000_000;
@@ -39,40 +53,12 @@ public final class UsiEngine implements StartResult, EngineSession {
     private final EngineSpec spec;
     private final Variant variant;
     private final Timeouts timeouts;
-    private final EngineProcess process;
-    private final EngineOutput output;
-    private final StderrTail stderr;
-    private final Writer stdin;
-    /** Protocol lines read while waiting for something else, handed out before new ones. */
-    private final ArrayDeque<EngineOutput.Line> setAside = new ArrayDeque<>();
-
-    private final PipeWatcher.Deadline deadline = new PipeWatcher.Deadline();
-    private final PipeWatcher.Session housekeeping = new PipeWatcher.Session() {
-        @Override
-        public void drainAvailable() {
-            output.drainAvailable(process.process().isAlive());
-            stderr.drainAvailable();
-        }
-
-        @Override
-        public PipeWatcher.Deadline deadline() {
-            return deadline;
-        }
-
-        @Override
-        public void deadlineFired() {
-            process.killTreeOnce(); // ends the waiting caller's read; the caller records the stall
-        }
-    };
+    private final EngineConnection connection;
     private final List<String> warnings = new ArrayList<>();
-    /** Where every line to and from the engine is kept, or null. */
-    private final PipeLog log;
 
     private final List<String> unlistedOptions = new ArrayList<>();
     private EngineIdentity identity;
     private Search search;
-    private volatile EngineFailure failure;
-    private volatile boolean closed;
 
     /** The search in progress: when the engine's time started and when a missing bestmove becomes a stall. */
     private static final class Search {
@@ -88,34 +74,40 @@ public final class UsiEngine implements StartResult, EngineSession {
         }
     }
 
-    private UsiEngine(EngineSpec spec, Variant variant, Timeouts timeouts, EngineProcess process, PipeLog log) {
-        this.log = log;
+    private UsiEngine(EngineSpec spec, Variant variant, Timeouts timeouts, EngineConnection connection) {
         this.spec = spec;
         this.variant = variant;
         this.timeouts = timeouts;
-        this.process = process;
-        this.output = new EngineOutput(
-                process.process().getInputStream(), spec.limits().maxLineBytes());
-        this.stderr =
-                new StderrTail(process.process().getErrorStream(), spec.limits().stderrLines());
-        this.stdin = new BufferedWriter(
-                new OutputStreamWriter(process.process().getOutputStream(), StandardCharsets.UTF_8), 8192);
-        output.logTo(log);
-        PipeWatcher.register(housekeeping);
+        this.connection = connection;
     }
 
     /**
-     * Why the program of {@code spec} cannot be started (it does not exist, is not an executable file, or
-     * is not on PATH), or empty when it can: checked before a run's first game, so that a mistyped path is
-     * one line and not a tournament of forfeits.
+     * USI's lines: {@code info} is telemetry (with search data when it has a score, pv or depth); {@code
+     * bestmove}, {@code readyok}, {@code usiok}, {@code id} and {@code option} are answers; anything else is
+     * not the protocol.
+     */
+    static final LineClassifier LINES = line -> {
+        if (line.startsWith("info")) {
+            return line.contains(" score ") || line.contains(" pv ") || line.contains(" depth ")
+                    ? LineClassifier.Kind.SEARCH_INFO
+                    : LineClassifier.Kind.INFO;
+        }
+        if (line.startsWith("bestmove")
+                || line.equals("readyok")
+                || line.equals("usiok")
+                || line.startsWith("id ")
+                || line.startsWith("option ")) {
+            return LineClassifier.Kind.ANSWER;
+        }
+        return line.isEmpty() ? LineClassifier.Kind.IGNORED : LineClassifier.Kind.OTHER;
+    };
+
+    /**
+     * Why the program of {@code spec} cannot be started, or empty when it can ({@link
+     * EngineConnection#whyNotStartable}).
      */
     public static Optional<String> whyNotStartable(EngineSpec spec) {
-        try {
-            EngineProcess.resolve(spec.command().get(0), spec.workingDirectory());
-            return Optional.empty();
-        } catch (IOException e) {
-            return Optional.of(e.getMessage());
-        }
+        return EngineConnection.whyNotStartable(spec);
     }
 
     /**
@@ -132,34 +124,22 @@ public final class UsiEngine implements StartResult, EngineSession {
      */
     public static StartResult start(EngineSpec spec, Variant variant, Timeouts timeouts, PipeLog log) {
         long started = System.nanoTime();
-        EngineProcess process;
+        EngineConnection connection;
         try {
-            process = EngineProcess.start(spec);
+            connection = EngineConnection.start(spec, LINES, log);
         } catch (IOException | RuntimeException e) {
             return new EngineFailure(
                     EngineFailure.Kind.START_FAILED,
                     "cannot start engine '" + spec.id() + "': " + e.getMessage(),
                     List.of());
         }
-        UsiEngine engine = new UsiEngine(spec, variant, timeouts, process, log);
+        UsiEngine engine = new UsiEngine(spec, variant, timeouts, connection);
         Optional<EngineFailure> failed = engine.handshake(started);
         if (failed.isPresent()) {
             engine.close();
             return failed.get();
         }
         return engine;
-    }
-
-    /**
-     * {@code started}, unless it is a session with {@linkplain #unlistedOptions options the engine does not
-     * list}: then the session is closed and the start failed, naming the first of them.
-     */
-    public static StartResult refusingUnlistedOptions(StartResult started) {
-        if (started instanceof UsiEngine engine && !engine.unlistedOptions.isEmpty()) {
-            engine.close();
-            return new EngineFailure(EngineFailure.Kind.START_FAILED, engine.unlistedOptions.get(0), List.of());
-        }
-        return started;
     }
 
     private Optional<EngineFailure> handshake(long startedNanos) {
@@ -172,12 +152,12 @@ public final class UsiEngine implements StartResult, EngineSession {
         List<EngineOption> options = new ArrayList<>();
         long deadline = startedNanos + timeouts.handshakeMillis() * MILLI;
         while (true) {
-            EngineOutput.Line line = next(deadline);
+            OutputLine line = next(deadline);
             if (line == null) {
                 return Optional.of(fail(
                         EngineFailure.Kind.STALL, "no usiok within " + timeouts.handshakeMillis() + " ms of starting"));
             }
-            if (line == EngineOutput.END) {
+            if (line == OutputLine.END) {
                 return Optional.of(disconnected("before usiok"));
             }
             if (line.is("usiok")) {
@@ -206,8 +186,8 @@ public final class UsiEngine implements StartResult, EngineSession {
                 warnings.add(undeclared.get() + "; not sent");
                 continue;
             }
-            Optional<String> refused =
-                    OptionGate.refusal(spec, identity, process.workingDirectory(), option.getKey(), option.getValue());
+            Optional<String> refused = OptionGate.refusal(
+                    spec, identity, connection.workingDirectory(), option.getKey(), option.getValue());
             if (refused.isPresent()) {
                 return Optional.of(fail(EngineFailure.Kind.START_FAILED, refused.get()));
             }
@@ -253,24 +233,24 @@ public final class UsiEngine implements StartResult, EngineSession {
 
     /** {@code isready} and wait for {@code readyok}; allowed during a search, whose bestmove is kept. */
     public Optional<EngineFailure> isReady() {
-        if (failure != null) {
-            return Optional.of(failure);
+        if (connection.failure().isPresent()) {
+            return connection.failure();
         }
         Optional<EngineFailure> sent = send("isready");
         if (sent.isPresent()) {
             return sent;
         }
         long deadline = System.nanoTime() + timeouts.readyMillis() * MILLI;
-        List<EngineOutput.Line> keep = new ArrayList<>();
+        List<OutputLine> keep = new ArrayList<>();
         try {
             while (true) {
-                EngineOutput.Line line = next(deadline);
+                OutputLine line = next(deadline);
                 if (line == null) {
                     return Optional.of(fail(
                             EngineFailure.Kind.STALL,
                             "no readyok within " + timeouts.readyMillis() + " ms of isready"));
                 }
-                if (line == EngineOutput.END) {
+                if (line == OutputLine.END) {
                     return Optional.of(disconnected("while waiting for readyok"));
                 }
                 if (line.is("readyok")) {
@@ -281,9 +261,7 @@ public final class UsiEngine implements StartResult, EngineSession {
                 }
             }
         } finally {
-            for (int i = keep.size() - 1; i >= 0; i--) {
-                setAside.addFirst(keep.get(i));
-            }
+            connection.setAside(keep);
         }
     }
 
@@ -312,18 +290,18 @@ public final class UsiEngine implements StartResult, EngineSession {
      * @throws IllegalStateException when a search is already running
      */
     public Optional<EngineFailure> startSearch(PositionCommand position, SearchLimits limits) {
-        if (failure != null) {
-            return Optional.of(failure);
+        if (connection.failure().isPresent()) {
+            return connection.failure();
         }
         if (search != null) {
             throw new IllegalStateException("a search is already running on engine '" + spec.id() + "'");
         }
-        output.beginSearch();
+        connection.beginSearch();
         Search started = new Search(limits, position.sideToMove());
         String commands = position.text() + "\n" + limits.goCommand(spec.has(Quirk.SWAPPED_CLOCKS));
         // The engine's time starts as the go line is written: a write can wake the engine and hand it this
         // very CPU before the call returns, so a timestamp taken after it could miss the engine's work.
-        started.cpuAtGo = CpuWait.of(process.pid());
+        started.cpuAtGo = connection.cpu();
         started.goWrittenNanos = System.nanoTime();
         Optional<EngineFailure> sent = send(commands);
         if (sent.isPresent()) {
@@ -350,18 +328,18 @@ public final class UsiEngine implements StartResult, EngineSession {
      * @throws IllegalStateException when no search is running
      */
     public MoveReply awaitBestMove() {
-        if (failure != null) {
-            return failure;
+        if (connection.failure().isPresent()) {
+            return connection.failure().get();
         }
         if (search == null) {
             throw new IllegalStateException("no search is running on engine '" + spec.id() + "'");
         }
         while (true) {
-            EngineOutput.Line line = next(search.deadlineNanos);
+            OutputLine line = next(search.deadlineNanos);
             if (line == null) {
                 return fail(EngineFailure.Kind.STALL, stallDetail());
             }
-            if (line == EngineOutput.END) {
+            if (line == OutputLine.END) {
                 return disconnected("during a search");
             }
             if (line.is("bestmove")) {
@@ -383,7 +361,7 @@ public final class UsiEngine implements StartResult, EngineSession {
                         : "");
     }
 
-    private MoveReply bestMove(EngineOutput.Line line) {
+    private MoveReply bestMove(OutputLine line) {
         Search finished = search;
         search = null;
         List<String> words = Words.of(line.text(), 4);
@@ -396,18 +374,17 @@ public final class UsiEngine implements StartResult, EngineSession {
                         && MOVE.matcher(words.get(3)).matches()
                 ? words.get(3)
                 : null;
-        String info = output.lastSearchInfo();
+        String info = connection.lastSearchInfo();
         return new BestMove(
                 words.get(1),
                 ponder,
                 finished.goWrittenNanos,
                 line.readNanos(),
                 info == null ? null : SearchInfo.parse(info),
-                output.infoLines(),
+                connection.infoLines(),
                 finished.cpuAtGo == null
                         ? 0
-                        : CpuWait.of(process.pid())
-                                .since(finished.cpuAtGo, line.readNanos() - finished.goWrittenNanos));
+                        : connection.cpu().since(finished.cpuAtGo, line.readNanos() - finished.goWrittenNanos));
     }
 
     /**
@@ -415,8 +392,8 @@ public final class UsiEngine implements StartResult, EngineSession {
      * move to discard after a ponder miss).
      */
     public MoveReply stop() {
-        if (failure != null) {
-            return failure;
+        if (connection.failure().isPresent()) {
+            return connection.failure().get();
         }
         if (search == null) {
             throw new IllegalStateException("no search to stop on engine '" + spec.id() + "'");
@@ -435,13 +412,13 @@ public final class UsiEngine implements StartResult, EngineSession {
 
     /** {@code ponderhit}: the pondered move was played; the engine's time starts now. */
     public Optional<EngineFailure> ponderHit() {
-        if (failure != null) {
-            return Optional.of(failure);
+        if (connection.failure().isPresent()) {
+            return connection.failure();
         }
         if (search == null || !search.limits.ponder()) {
             throw new IllegalStateException("engine '" + spec.id() + "' is not pondering");
         }
-        search.cpuAtGo = CpuWait.of(process.pid());
+        search.cpuAtGo = connection.cpu();
         search.goWrittenNanos = System.nanoTime();
         Optional<EngineFailure> sent = send("ponderhit");
         search.deadlineNanos = deadlineFrom(search.goWrittenNanos, search.limits, search.side);
@@ -457,7 +434,7 @@ public final class UsiEngine implements StartResult, EngineSession {
         if (search != null) {
             throw new IllegalStateException("cannot set options during a search on engine '" + spec.id() + "'");
         }
-        Optional<String> refused = OptionGate.refusal(spec, identity, process.workingDirectory(), name, value);
+        Optional<String> refused = OptionGate.refusal(spec, identity, connection.workingDirectory(), name, value);
         if (refused.isPresent()) {
             throw new IllegalArgumentException(refused.get());
         }
@@ -467,92 +444,34 @@ public final class UsiEngine implements StartResult, EngineSession {
     /** {@code gameover win|lose|draw}, from this engine's point of view. */
     @Override
     public Optional<EngineFailure> gameOver(GameEnd end) {
-        return failure != null
-                ? Optional.of(failure)
+        return connection.failure().isPresent()
+                ? connection.failure()
                 : send("gameover " + end.name().toLowerCase(Locale.ROOT));
     }
 
-    /** Sends one or more lines in a single write; a broken pipe is a disconnect. */
     private Optional<EngineFailure> send(String lines) {
-        if (failure != null) {
-            return Optional.of(failure);
-        }
-        long writing = System.nanoTime(); // before the write: the engine may answer before it returns
-        try {
-            stdin.write(lines);
-            stdin.write('\n');
-            stdin.flush();
-            if (log != null) {
-                log.sent(lines, writing);
-            }
-            return Optional.empty();
-        } catch (IOException e) {
-            return Optional.of(
-                    disconnected("while sending '" + lines.lines().findFirst().orElse("") + "'"));
-        }
+        return connection.send(lines);
     }
 
-    /**
-     * The next protocol line before {@code deadlineNanos}: {@link EngineOutput#END} when the output ended,
-     * null when the deadline passed (the engine has then been killed).
-     */
-    private EngineOutput.Line next(long deadlineNanos) {
-        if (!setAside.isEmpty()) {
-            return setAside.removeFirst();
-        }
-        EngineOutput.Line line;
-        if (deadlineNanos == NO_DEADLINE) {
-            line = output.next(true);
-        } else if (System.nanoTime() - deadlineNanos >= 0) {
-            line = output.next(false);
-        } else {
-            deadline.arm(deadlineNanos);
-            line = output.next(true);
-            if (!deadline.disarm()) {
-                return null;
-            }
-        }
-        if (line == EngineOutput.END && closed) {
-            throw new CancellationException("the session with engine '" + spec.id() + "' was closed");
-        }
-        return line;
+    private OutputLine next(long deadlineNanos) {
+        return connection.next(deadlineNanos);
     }
 
     private EngineFailure disconnected(String when) {
-        process.awaitExit(500);
-        return fail(EngineFailure.Kind.DISCONNECT, "the engine " + process.exitDescription() + " " + when);
+        search = null;
+        return connection.disconnected(when);
     }
 
     /** Records the first failure, kills the engine's processes and returns the failure. */
-    private synchronized EngineFailure fail(EngineFailure.Kind kind, String detail) {
-        if (failure == null) {
-            process.killTree();
-            String oddities = output.oddities();
-            failure = new EngineFailure(kind, detail + (oddities.isEmpty() ? "" : "; " + oddities), stderr.lines());
-        }
+    private EngineFailure fail(EngineFailure.Kind kind, String detail) {
         search = null;
-        return failure;
+        return connection.fail(kind, detail);
     }
 
-    /**
-     * How an engine took {@code quit}.
-     *
-     * @param exited whether the engine exited by itself within the quit deadline
-     * @param exitNanos from sending {@code quit} to its exit (or to the deadline)
-     * @param leftBehind processes of the engine still alive after it exited, killed by {@link #close}
-     */
-    public record QuitResult(boolean exited, long exitNanos, List<Long> leftBehind) {}
-
     /** Sends {@code quit} and waits for the engine to exit; {@link #close} then kills whatever is left. */
+    @Override
     public QuitResult quit() {
-        long sent = System.nanoTime();
-        if (failure == null && process.process().isAlive()) {
-            send("quit");
-            process.awaitExit(timeouts.quitMillis());
-        }
-        boolean exited = !process.process().isAlive();
-        long nanos = System.nanoTime() - sent;
-        return new QuitResult(exited, nanos, exited ? process.liveProcesses() : List.of());
+        return connection.quit("quit", timeouts.quitMillis());
     }
 
     /**
@@ -561,25 +480,7 @@ public final class UsiEngine implements StartResult, EngineSession {
      */
     @Override
     public void close() {
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-        }
-        if (process.process().isAlive()) {
-            quit();
-        }
-        process.killTree();
-        process.deleteScratch();
-        PipeWatcher.unregister(housekeeping);
-        try {
-            stdin.close();
-        } catch (IOException e) {
-            // the process is gone; nothing left to flush
-        }
-        output.close();
-        stderr.close();
+        connection.close("quit", timeouts.quitMillis());
     }
 
     public EngineSpec spec() {
@@ -615,50 +516,50 @@ public final class UsiEngine implements StartResult, EngineSession {
 
     @Override
     public Optional<EngineFailure> failure() {
-        return Optional.ofNullable(failure);
+        return connection.failure();
     }
 
     public boolean isSearching() {
         return search != null;
     }
 
-    /** The engine's process id (its process group id too, when limits apply). */
+    @Override
     public long pid() {
-        return process.pid();
+        return connection.pid();
     }
 
-    /** Processes of this engine still alive: the engine, its process group and its descendants. */
+    @Override
     public List<Long> liveProcesses() {
-        return process.liveProcesses();
+        return connection.liveProcesses();
     }
 
-    /** Whether the engine runs under setsid and prlimit (false where util-linux is missing). */
+    @Override
     public boolean limitsApplied() {
-        return process.limitsApplied();
+        return connection.limitsApplied();
     }
 
-    /** "exited with code 0", "killed by signal 9 (SIGKILL)", or "still running". */
+    @Override
     public String exitDescription() {
-        return process.exitDescription();
+        return connection.exitDescription();
     }
 
     /** The {@code info} lines read since the last search began (or since the start): for tests of the draining. */
     long infoLinesRead() {
-        return output.infoLines();
+        return connection.infoLines();
     }
 
     /** Output that was not protocol so far: unexpected lines, overlong lines cut, lines dropped in a flood. */
     public String outputOddities() {
-        return output.oddities();
+        return connection.oddities();
     }
 
-    /** Where this session keeps every line to and from the engine, if it was started with one. */
+    @Override
     public Optional<PipeLog> pipeLog() {
-        return Optional.ofNullable(log);
+        return connection.pipeLog();
     }
 
-    /** The last lines of the engine's standard error. */
+    @Override
     public List<String> stderrTail() {
-        return stderr.lines();
+        return connection.stderrTail();
     }
 }

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.taikai.enginehost.catalog.EngineSpec;
 import dev.taikai.enginehost.catalog.Quirk;
 import dev.taikai.enginehost.check.CheckReport.Verdict;
+import dev.taikai.enginehost.session.Timeouts;
 import dev.taikai.enginehost.usi.FairyStockfishSessions;
-import dev.taikai.enginehost.usi.Timeouts;
 import dev.taikai.rules.Variant;
 import dev.taikai.testkit.FakeEngines;
 import java.util.List;
@@ -188,7 +188,8 @@ class EngineCheckTest {
                 dev.taikai.rules.Notation.LISHOGI,
                 Set.of(),
                 lishogiFake.limits(),
-                Set.of());
+                Set.of(),
+                dev.taikai.enginehost.catalog.Protocol.USI);
         CheckReport right = EngineCheck.run(declared, Variant.KYOTOSHOGI, QUICK, r -> {});
         assertTrue(right.passed(), right.render());
         CheckReport wrong = EngineCheck.run(lishogiFake, Variant.KYOTOSHOGI, QUICK, r -> {});

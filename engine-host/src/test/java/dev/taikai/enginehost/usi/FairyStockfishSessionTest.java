@@ -6,6 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.taikai.enginehost.catalog.EngineSpec;
+import dev.taikai.enginehost.session.BestMove;
+import dev.taikai.enginehost.session.EngineIdentity;
+import dev.taikai.enginehost.session.GameEnd;
+import dev.taikai.enginehost.session.MoveReply;
+import dev.taikai.enginehost.session.PositionCommand;
+import dev.taikai.enginehost.session.SearchLimits;
+import dev.taikai.enginehost.session.Timeouts;
 import dev.taikai.rules.Color;
 import dev.taikai.rules.Game;
 import dev.taikai.rules.MoveException;

@@ -11,6 +11,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.taikai.enginehost.catalog.EngineSpec;
 import dev.taikai.enginehost.catalog.ProcessLimits;
 import dev.taikai.enginehost.catalog.Quirk;
+import dev.taikai.enginehost.session.BestMove;
+import dev.taikai.enginehost.session.EngineFailure;
+import dev.taikai.enginehost.session.EngineIdentity;
+import dev.taikai.enginehost.session.GameEnd;
+import dev.taikai.enginehost.session.LocalEngine;
+import dev.taikai.enginehost.session.PositionCommand;
+import dev.taikai.enginehost.session.ProcessTable;
+import dev.taikai.enginehost.session.SearchLimits;
 import dev.taikai.rules.IllegalMoveException;
 import dev.taikai.rules.Position;
 import dev.taikai.rules.Usi;
@@ -379,7 +387,7 @@ class FakeEngineSessionTest {
 
         EngineFailure refused = assertInstanceOf(
                 EngineFailure.class,
-                UsiEngine.refusingUnlistedOptions(UsiEngine.start(spec, Variant.MINISHOGI, QUICK)));
+                LocalEngine.refusingUnlistedOptions(UsiEngine.start(spec, Variant.MINISHOGI, QUICK)));
         assertEquals(EngineFailure.Kind.START_FAILED, refused.kind());
         assertEquals(named, refused.detail());
     }
@@ -419,7 +427,8 @@ class FakeEngineSessionTest {
                 dev.taikai.rules.Notation.FAIRY_STOCKFISH,
                 Set.of(),
                 allowed.limits(),
-                Set.of("Debug Log File"));
+                Set.of("Debug Log File"),
+                dev.taikai.enginehost.catalog.Protocol.USI);
         UsiEngine engine = Sessions.start(inside, Variant.MINISHOGI, QUICK);
         Await.until(
                 Duration.ofSeconds(30), "the engine opens its log", () -> Files.exists(workdir.resolve("debug.log")));

@@ -5,6 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import dev.taikai.enginehost.catalog.EngineSpec;
+import dev.taikai.enginehost.session.EngineFailure;
+import dev.taikai.enginehost.session.ProcessTable;
+import dev.taikai.enginehost.session.StartResult;
+import dev.taikai.enginehost.session.Timeouts;
 import dev.taikai.rules.Variant;
 import dev.taikai.testkit.FakeEngines;
 import java.time.Duration;

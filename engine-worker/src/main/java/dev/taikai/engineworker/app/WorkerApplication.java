@@ -4,7 +4,7 @@ import dev.taikai.enginehost.catalog.BuiltinCatalog;
 import dev.taikai.enginehost.catalog.Catalog;
 import dev.taikai.enginehost.config.ConfigException;
 import dev.taikai.enginehost.host.EngineHost;
-import dev.taikai.enginehost.usi.Timeouts;
+import dev.taikai.enginehost.session.Timeouts;
 import grpc.health.v1.HealthOuterClass.HealthCheckResponse.ServingStatus;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.grpc.runtime.health.GrpcHealthStorage;

@@ -2,7 +2,7 @@ package dev.taikai.engineworker.app;
 
 import dev.taikai.enginehost.host.EngineHost;
 import dev.taikai.enginehost.host.HostListener;
-import dev.taikai.enginehost.usi.EngineFailure;
+import dev.taikai.enginehost.session.EngineFailure;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

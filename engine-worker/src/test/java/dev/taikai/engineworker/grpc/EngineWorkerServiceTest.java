@@ -9,7 +9,7 @@ import dev.taikai.enginehost.catalog.Catalog;
 import dev.taikai.enginehost.catalog.EngineSpec;
 import dev.taikai.enginehost.host.EngineHost;
 import dev.taikai.enginehost.host.HostListener;
-import dev.taikai.enginehost.usi.Timeouts;
+import dev.taikai.enginehost.session.Timeouts;
 import dev.taikai.enginehost.usi.UsiEngine;
 import dev.taikai.proto.common.v1.Variant;
 import dev.taikai.proto.worker.v1.Capacity;

@@ -1,7 +1,7 @@
 package dev.taikai.refereeservice.remote;
 
-import dev.taikai.enginehost.usi.EngineFailure;
-import dev.taikai.enginehost.usi.GameLog;
+import dev.taikai.enginehost.session.EngineFailure;
+import dev.taikai.enginehost.session.GameLog;
 import dev.taikai.referee.game.GameHost;
 import dev.taikai.referee.game.GameObserver;
 import dev.taikai.referee.game.GameRecord;

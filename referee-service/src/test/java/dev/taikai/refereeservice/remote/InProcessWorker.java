@@ -4,7 +4,7 @@ import dev.taikai.enginehost.catalog.Catalog;
 import dev.taikai.enginehost.catalog.EngineSpec;
 import dev.taikai.enginehost.host.EngineHost;
 import dev.taikai.enginehost.host.HostListener;
-import dev.taikai.enginehost.usi.Timeouts;
+import dev.taikai.enginehost.session.Timeouts;
 import dev.taikai.engineworker.grpc.EngineWorkerService;
 import dev.taikai.proto.worker.v1.SessionRequest;
 import dev.taikai.testkit.FakeEngines;

@@ -1,6 +1,6 @@
 package dev.taikai.referee.game;
 
-import dev.taikai.enginehost.usi.Score;
+import dev.taikai.enginehost.session.Score;
 import dev.taikai.rules.Color;
 import dev.taikai.rules.Outcome;
 import dev.taikai.rules.Result;

@@ -1,7 +1,7 @@
 package dev.taikai.referee.game;
 
-import dev.taikai.enginehost.usi.CpuWait;
-import dev.taikai.enginehost.usi.SearchLimits;
+import dev.taikai.enginehost.session.CpuWait;
+import dev.taikai.enginehost.session.SearchLimits;
 import dev.taikai.rules.Color;
 
 /**

@@ -1,7 +1,7 @@
 package dev.taikai.referee.game;
 
-import dev.taikai.enginehost.usi.EngineFailure;
-import dev.taikai.enginehost.usi.EngineSession;
+import dev.taikai.enginehost.session.EngineFailure;
+import dev.taikai.enginehost.session.EngineSession;
 import dev.taikai.rules.Color;
 import dev.taikai.rules.Outcome;
 import dev.taikai.rules.Result;

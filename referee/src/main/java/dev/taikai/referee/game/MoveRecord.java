@@ -1,6 +1,6 @@
 package dev.taikai.referee.game;
 
-import dev.taikai.enginehost.usi.Score;
+import dev.taikai.enginehost.session.Score;
 
 /**
  * One move of a game record.
@@ -19,7 +19,7 @@ import dev.taikai.enginehost.usi.Score;
  *     controls without a time limit
  * @param overrunNanos how far the charged time went past the allowance ({@link Clock.Charge#overrunNanos})
  * @param cpuWaitNanos how long the engine was ready to run with no CPU during the move, as measured where
- *     it runs ({@link dev.taikai.enginehost.usi.CpuWait}); 0 where not measured
+ *     it runs ({@link dev.taikai.enginehost.session.CpuWait}); 0 where not measured
  */
 public record MoveRecord(
         String move,

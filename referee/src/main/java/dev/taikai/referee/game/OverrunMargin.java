@@ -1,6 +1,6 @@
 package dev.taikai.referee.game;
 
-import dev.taikai.enginehost.usi.DefaultMargin;
+import dev.taikai.enginehost.session.DefaultMargin;
 
 /**
  * How far past its allowance an engine's move may end before the engine loses on time: a number of

@@ -1,14 +1,14 @@
 package dev.taikai.referee.game;
 
-import dev.taikai.enginehost.usi.GameEnd;
-import dev.taikai.enginehost.usi.MoveReply;
-import dev.taikai.enginehost.usi.PositionCommand;
-import dev.taikai.enginehost.usi.SearchLimits;
+import dev.taikai.enginehost.session.GameEnd;
+import dev.taikai.enginehost.session.MoveReply;
+import dev.taikai.enginehost.session.PositionCommand;
+import dev.taikai.enginehost.session.SearchLimits;
 import dev.taikai.rules.Notation;
 
 /**
  * An engine as the referee sees it during one game: usually an {@link
- * dev.taikai.enginehost.usi.EngineSession} ({@link SessionPlayer}): a process on this machine or a session on
+ * dev.taikai.enginehost.session.EngineSession} ({@link SessionPlayer}): a process on this machine or a session on
  * a remote worker.
  */
 public interface Player {
@@ -22,7 +22,7 @@ public interface Player {
     MoveReply go(PositionCommand position, SearchLimits limits);
 
     /** Tells the engine how the game ended for it; failures here no longer matter. */
-    void gameOver(dev.taikai.enginehost.usi.GameEnd end);
+    void gameOver(dev.taikai.enginehost.session.GameEnd end);
 
     /** Convenience for {@link #gameOver}: from this player's side of a result. */
     static GameEnd endFor(boolean won, boolean drawn) {

@@ -1,10 +1,10 @@
 package dev.taikai.referee.game;
 
-import dev.taikai.enginehost.usi.BestMove;
-import dev.taikai.enginehost.usi.EngineFailure;
-import dev.taikai.enginehost.usi.MoveReply;
-import dev.taikai.enginehost.usi.PositionCommand;
-import dev.taikai.enginehost.usi.SearchLimits;
+import dev.taikai.enginehost.session.BestMove;
+import dev.taikai.enginehost.session.EngineFailure;
+import dev.taikai.enginehost.session.MoveReply;
+import dev.taikai.enginehost.session.PositionCommand;
+import dev.taikai.enginehost.session.SearchLimits;
 import dev.taikai.rules.Color;
 import dev.taikai.rules.Game;
 import dev.taikai.rules.MoveException;

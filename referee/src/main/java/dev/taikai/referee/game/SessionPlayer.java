@@ -1,10 +1,10 @@
 package dev.taikai.referee.game;
 
-import dev.taikai.enginehost.usi.EngineSession;
-import dev.taikai.enginehost.usi.GameEnd;
-import dev.taikai.enginehost.usi.MoveReply;
-import dev.taikai.enginehost.usi.PositionCommand;
-import dev.taikai.enginehost.usi.SearchLimits;
+import dev.taikai.enginehost.session.EngineSession;
+import dev.taikai.enginehost.session.GameEnd;
+import dev.taikai.enginehost.session.MoveReply;
+import dev.taikai.enginehost.session.PositionCommand;
+import dev.taikai.enginehost.session.SearchLimits;
 import dev.taikai.rules.Notation;
 
 /** An entrant playing through an engine session, on this machine or on a worker. */

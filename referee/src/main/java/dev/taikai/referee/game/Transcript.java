@@ -1,6 +1,6 @@
 package dev.taikai.referee.game;
 
-import dev.taikai.enginehost.usi.PositionCommand;
+import dev.taikai.enginehost.session.PositionCommand;
 import dev.taikai.rules.Game;
 import dev.taikai.rules.Notation;
 import dev.taikai.rules.Usi;

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.taikai.enginehost.catalog.EngineSpec;
-import dev.taikai.enginehost.usi.Score;
-import dev.taikai.enginehost.usi.Timeouts;
+import dev.taikai.enginehost.session.Score;
+import dev.taikai.enginehost.session.Timeouts;
 import dev.taikai.enginehost.usi.UsiEngine;
 import dev.taikai.rules.Color;
 import dev.taikai.rules.Game;

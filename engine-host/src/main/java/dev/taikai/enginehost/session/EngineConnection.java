@@ -1,0 +1,283 @@
+package dev.taikai.enginehost.session;
+
+import dev.taikai.enginehost.catalog.EngineSpec;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CancellationException;
+
+/**
+ * The pipes of one engine process, whatever protocol it speaks: lines written in one flush each, answers
+ * read with a deadline (a missed deadline kills the engine, which ends the read), telemetry and noise
+ * sorted by the protocol's {@link LineClassifier}, the first failure recorded, and the whole process tree
+ * ended with the session. A driver ({@code UsiEngine}, {@code XBoardEngine}) speaks its protocol over it.
+ *
+ * <p>One caller at a time; {@link #close} may come from any thread, and a caller waiting at that moment
+ * gets a {@link CancellationException}.
+ */
+public final class EngineConnection {
+    /** A wait without a deadline. */
+    public static final long NO_DEADLINE = Long.MAX_VALUE;
+
+    private final EngineSpec spec;
+    private final EngineProcess process;
+    private final EngineOutput output;
+    private final StderrTail stderr;
+    private final Writer stdin;
+    /** Where every line to and from the engine is kept, or null. */
+    private final PipeLog log;
+    /** Answers read while waiting for something else, handed out before new ones. */
+    private final ArrayDeque<OutputLine> setAside = new ArrayDeque<>();
+
+    private final PipeWatcher.Deadline deadline = new PipeWatcher.Deadline();
+    private final PipeWatcher.Session housekeeping = new PipeWatcher.Session() {
+        @Override
+        public void drainAvailable() {
+            output.drainAvailable(process.process().isAlive());
+            stderr.drainAvailable();
+        }
+
+        @Override
+        public PipeWatcher.Deadline deadline() {
+            return deadline;
+        }
+
+        @Override
+        public void deadlineFired() {
+            process.killTreeOnce(); // ends the waiting caller's read; the caller records the stall
+        }
+    };
+    private volatile EngineFailure failure;
+    private volatile boolean closed;
+
+    private EngineConnection(EngineSpec spec, EngineProcess process, LineClassifier classifier, PipeLog log) {
+        this.spec = spec;
+        this.process = process;
+        this.log = log;
+        this.output = new EngineOutput(
+                process.process().getInputStream(), spec.limits().maxLineBytes(), classifier);
+        this.stderr =
+                new StderrTail(process.process().getErrorStream(), spec.limits().stderrLines());
+        this.stdin = new BufferedWriter(
+                new OutputStreamWriter(process.process().getOutputStream(), StandardCharsets.UTF_8), 8192);
+        output.logTo(log);
+        PipeWatcher.register(housekeeping);
+    }
+
+    /**
+     * Starts the engine of {@code spec} (under the limits of {@link EngineProcess}), its output sorted by
+     * {@code classifier}, every line kept in {@code log} (null: none kept).
+     *
+     * @throws IOException with a message naming the command when it cannot be started
+     */
+    public static EngineConnection start(EngineSpec spec, LineClassifier classifier, PipeLog log) throws IOException {
+        return new EngineConnection(spec, EngineProcess.start(spec), classifier, log);
+    }
+
+    /**
+     * Why the program of {@code spec} cannot be started (it does not exist, is not an executable file, or
+     * is not on PATH), or empty when it can: checked before a run's first game, so that a mistyped path is
+     * one line and not a tournament of forfeits.
+     */
+    public static Optional<String> whyNotStartable(EngineSpec spec) {
+        try {
+            EngineProcess.resolve(spec.command().get(0), spec.workingDirectory());
+            return Optional.empty();
+        } catch (IOException e) {
+            return Optional.of(e.getMessage());
+        }
+    }
+
+    /** Sends one or more lines in a single write; a broken pipe is a disconnect. */
+    public Optional<EngineFailure> send(String lines) {
+        if (failure != null) {
+            return Optional.of(failure);
+        }
+        long writing = System.nanoTime(); // before the write: the engine may answer before it returns
+        try {
+            stdin.write(lines);
+            stdin.write('\n');
+            stdin.flush();
+            if (log != null) {
+                log.sent(lines, writing);
+            }
+            return Optional.empty();
+        } catch (IOException e) {
+            return Optional.of(
+                    disconnected("while sending '" + lines.lines().findFirst().orElse("") + "'"));
+        }
+    }
+
+    /**
+     * The next answer before {@code deadlineNanos} ({@link #NO_DEADLINE}: none): {@link OutputLine#END} when
+     * the output ended, null when the deadline passed (the engine has then been killed).
+     */
+    public OutputLine next(long deadlineNanos) {
+        if (!setAside.isEmpty()) {
+            return setAside.removeFirst();
+        }
+        OutputLine line;
+        if (deadlineNanos == NO_DEADLINE) {
+            line = output.next(true);
+        } else if (System.nanoTime() - deadlineNanos >= 0) {
+            line = output.next(false);
+        } else {
+            deadline.arm(deadlineNanos);
+            line = output.next(true);
+            if (!deadline.disarm()) {
+                return null;
+            }
+        }
+        if (line == OutputLine.END && closed) {
+            throw new CancellationException("the session with engine '" + spec.id() + "' was closed");
+        }
+        return line;
+    }
+
+    /** An answer that is there already, without waiting: null when none is. */
+    public OutputLine poll() {
+        if (!setAside.isEmpty()) {
+            return setAside.removeFirst();
+        }
+        OutputLine line = output.next(false);
+        return line == OutputLine.END ? null : line;
+    }
+
+    /** Hands {@code lines} out again, in this order, before anything read later. */
+    public void setAside(List<OutputLine> lines) {
+        for (int i = lines.size() - 1; i >= 0; i--) {
+            setAside.addFirst(lines.get(i));
+        }
+    }
+
+    /** A disconnect failure: the engine's exit status and {@code when} ("during a search"). */
+    public EngineFailure disconnected(String when) {
+        process.awaitExit(500);
+        return fail(EngineFailure.Kind.DISCONNECT, "the engine " + process.exitDescription() + " " + when);
+    }
+
+    /** Records the first failure, kills the engine's processes and returns the failure (the first one). */
+    public synchronized EngineFailure fail(EngineFailure.Kind kind, String detail) {
+        if (failure == null) {
+            process.killTree();
+            String oddities = output.oddities();
+            failure = new EngineFailure(kind, detail + (oddities.isEmpty() ? "" : "; " + oddities), stderr.lines());
+        }
+        return failure;
+    }
+
+    public Optional<EngineFailure> failure() {
+        return Optional.ofNullable(failure);
+    }
+
+    /** Forgets the telemetry of the previous search. */
+    public void beginSearch() {
+        output.beginSearch();
+    }
+
+    /** The last telemetry line with search data since {@link #beginSearch}, or null. */
+    public String lastSearchInfo() {
+        return output.lastSearchInfo();
+    }
+
+    /** Telemetry lines read since {@link #beginSearch}. */
+    public long infoLines() {
+        return output.infoLines();
+    }
+
+    /** What Linux says of the engine's threads now, for {@link CpuWait}. */
+    public CpuWait.Reading cpu() {
+        return CpuWait.of(process.pid());
+    }
+
+    /**
+     * Sends {@code quitCommand} (unless the engine failed or exited) and waits up to {@code quitMillis} for
+     * the engine to exit; {@link #close} then kills whatever is left.
+     */
+    public QuitResult quit(String quitCommand, long quitMillis) {
+        long sent = System.nanoTime();
+        if (failure == null && process.process().isAlive()) {
+            send(quitCommand);
+            process.awaitExit(quitMillis);
+        }
+        boolean exited = !process.process().isAlive();
+        long nanos = System.nanoTime() - sent;
+        return new QuitResult(exited, nanos, exited ? process.liveProcesses() : List.of());
+    }
+
+    /**
+     * Ends the connection: {@code quitCommand} and a grace period of {@code quitMillis} to exit (unless the
+     * engine is gone), then SIGKILL to whatever is left of its process tree. Idempotent.
+     */
+    public void close(String quitCommand, long quitMillis) {
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+        }
+        if (process.process().isAlive()) {
+            quit(quitCommand, quitMillis);
+        }
+        process.killTree();
+        process.deleteScratch();
+        PipeWatcher.unregister(housekeeping);
+        try {
+            stdin.close();
+        } catch (IOException e) {
+            // the process is gone; nothing left to flush
+        }
+        output.close();
+        stderr.close();
+    }
+
+    /** The engine's process id (its process group id too, when limits apply). */
+    public long pid() {
+        return process.pid();
+    }
+
+    public boolean alive() {
+        return process.process().isAlive();
+    }
+
+    /** Processes of this engine still alive: the engine, its process group and its descendants. */
+    public List<Long> liveProcesses() {
+        return process.liveProcesses();
+    }
+
+    /** Whether the engine runs under setsid and prlimit (false where util-linux is missing). */
+    public boolean limitsApplied() {
+        return process.limitsApplied();
+    }
+
+    /** "exited with code 0", "killed by signal 9 (SIGKILL)", or "still running". */
+    public String exitDescription() {
+        return process.exitDescription();
+    }
+
+    /** Where the engine runs. */
+    public Path workingDirectory() {
+        return process.workingDirectory();
+    }
+
+    /** Output that was not protocol so far: unexpected lines, overlong lines cut, lines dropped in a flood. */
+    public String oddities() {
+        return output.oddities();
+    }
+
+    /** Where this connection keeps every line to and from the engine, if it was started with one. */
+    public Optional<PipeLog> pipeLog() {
+        return Optional.ofNullable(log);
+    }
+
+    /** The last lines of the engine's standard error. */
+    public List<String> stderrTail() {
+        return stderr.lines();
+    }
+}

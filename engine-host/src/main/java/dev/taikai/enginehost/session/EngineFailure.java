@@ -1,0 +1,51 @@
+package dev.taikai.enginehost.session;
+
+import dev.taikai.rules.Termination;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * An engine session that ended because the engine misbehaved. Once a session has failed, the engine
+ * process is gone and every later call returns the same failure.
+ *
+ * @param detail one line saying what happened, with the deadline or exit status
+ * @param stderrTail the last lines the engine wrote to standard error
+ */
+public record EngineFailure(Kind kind, String detail, List<String> stderrTail) implements MoveReply, StartResult {
+    public enum Kind {
+        /** The program could not be started at all (not found, not executable). */
+        START_FAILED,
+        /** The engine missed a deadline: usiok, readyok, bestmove, or bestmove after stop. */
+        STALL,
+        /** The engine's process ended or closed its output. */
+        DISCONNECT,
+        /** The engine answered with something that is not what the protocol allows there. */
+        PROTOCOL_ERROR,
+        /** The engine does not offer the variant to be played. */
+        VARIANT_UNSUPPORTED
+    }
+
+    public EngineFailure {
+        stderrTail = List.copyOf(stderrTail);
+    }
+
+    /** How a game ends when its engine fails this way. */
+    public Termination termination() {
+        return switch (kind) {
+            case STALL -> Termination.STALL;
+            case PROTOCOL_ERROR -> Termination.ILLEGAL_MOVE;
+            case START_FAILED, DISCONNECT, VARIANT_UNSUPPORTED -> Termination.DISCONNECT;
+        };
+    }
+
+    /** "stall: no readyok within 10000 ms of isready; stderr: ..." with the last line of standard error. */
+    @Override
+    public String toString() {
+        String text = kind.name().toLowerCase(Locale.ROOT).replace('_', ' ') + ": " + detail;
+        if (!stderrTail.isEmpty()) {
+            String last = stderrTail.get(stderrTail.size() - 1);
+            text += "; stderr: " + (last.length() > 200 ? last.substring(0, 200) + "..." : last);
+        }
+        return text;
+    }
+}

@@ -1,0 +1,66 @@
+package dev.taikai.enginehost.session;
+
+import dev.taikai.enginehost.catalog.EngineSpec;
+import dev.taikai.enginehost.catalog.EngineText;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+/**
+ * The last check of an option before its {@code setoption} line is written to the engine's pipe, made
+ * whatever the caller checked before: the text is one printable line ({@link EngineText}), the engine
+ * declared the option in its handshake, and an option that names a file is one the catalog entry allows
+ * ({@link EngineSpec#fileOptions}), set to a path inside the engine's working directory.
+ */
+public final class OptionGate {
+    private OptionGate() {}
+
+    /**
+     * Why {@code name} is not an option the engine declared in its handshake (a misspelling, usually), with
+     * the options it has; empty when it declared it.
+     */
+    public static Optional<String> undeclared(EngineSpec spec, EngineIdentity identity, String name) {
+        if (identity.option(name).isPresent()) {
+            return Optional.empty();
+        }
+        String has = identity.options().stream()
+                .map(EngineOption::name)
+                .filter(n -> !n.equals(identity.variantOption()))
+                .collect(Collectors.joining(", "));
+        return Optional.of("option '" + EngineText.shown(name) + "' is not an option of engine '" + spec.id() + "' ("
+                + (has.isEmpty() ? "it lists none" : "it has: " + has) + ")");
+    }
+
+    /** Why {@code name} may not be set to {@code value} on this engine, or empty when it may. */
+    public static Optional<String> refusal(
+            EngineSpec spec, EngineIdentity identity, Path workingDirectory, String name, String value) {
+        try {
+            EngineText.option("option", name, value);
+        } catch (IllegalArgumentException e) {
+            return Optional.of(e.getMessage());
+        }
+        Optional<EngineOption> declared = identity.option(name);
+        if (declared.isEmpty()) {
+            return undeclared(spec, identity, name);
+        }
+        boolean namesAFile =
+                EngineText.namesAFile(name) || declared.get().type().equals("filename");
+        if (!namesAFile || value.isEmpty()) {
+            return Optional.empty();
+        }
+        if (!spec.fileOptions().contains(name)) {
+            return Optional.of(spec.fileOptionRefusal(name));
+        }
+        try {
+            Path resolved = workingDirectory.resolve(value).normalize();
+            if (resolved.startsWith(workingDirectory)) {
+                return Optional.empty();
+            }
+        } catch (InvalidPathException e) {
+            // not a path at all: refused below
+        }
+        return Optional.of("option '" + name + "' = '" + EngineText.shown(value)
+                + "' is not a path inside the engine's working directory " + workingDirectory);
+    }
+}

@@ -1,0 +1,14 @@
+package dev.taikai.enginehost.session;
+
+/**
+ * A line an engine wrote that a caller waits for, with the time it was read at the pipe ({@link
+ * System#nanoTime()}); {@link #END} marks the end of the engine's output.
+ */
+public record OutputLine(String text, long readNanos) {
+    public static final OutputLine END = new OutputLine(null, 0);
+
+    /** Whether the line is {@code keyword}, or starts with it and a space. */
+    public boolean is(String keyword) {
+        return text != null && (text.equals(keyword) || text.startsWith(keyword + " "));
+    }
+}

@@ -1,8 +1,0 @@
-package dev.taikai.enginehost.usi;
-
-/** The result sent to an engine with {@code gameover}, from that engine's point of view. */
-public enum GameEnd {
-    WIN,
-    LOSE,
-    DRAW
-}
