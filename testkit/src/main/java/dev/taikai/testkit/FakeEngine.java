@@ -85,13 +85,17 @@ public final class FakeEngine {
         if (switches.slowStartMillis > 0) {
             Thread.sleep(switches.slowStartMillis);
         }
-        new FakeEngine(switches, System.out).loop();
+        if (switches.xboard) {
+            new FakeXBoardEngine(switches, new PrintStream(System.out, false, StandardCharsets.UTF_8)).loop();
+        } else {
+            new FakeEngine(switches, System.out).loop();
+        }
     }
 
     private void loop() throws IOException {
         BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
         for (String line = in.readLine(); line != null; line = in.readLine()) {
-            logInput(line);
+            logInput(switches, line, out);
             String[] words = line.trim().split("\\s+");
             switch (words[0]) {
                 case "usi" -> handshake();
@@ -150,7 +154,7 @@ public final class FakeEngine {
     }
 
     /** With --log-input, appends {@code line} to the log file: the test's record of what reached the engine. */
-    private void logInput(String line) {
+    static void logInput(FakeEngineSwitches switches, String line, PrintStream out) {
         if (switches.inputLog != null) {
             try {
                 java.nio.file.Files.writeString(
@@ -160,7 +164,10 @@ public final class FakeEngine {
                         java.nio.file.StandardOpenOption.CREATE,
                         java.nio.file.StandardOpenOption.APPEND);
             } catch (IOException e) {
-                send("info string cannot log input: " + e.getMessage());
+                synchronized (out) {
+                    out.print("# cannot log input: " + e.getMessage() + "\n");
+                    out.flush();
+                }
             }
         }
     }
@@ -414,11 +421,22 @@ public final class FakeEngine {
 
     /** Megabytes of output: one line without a newline until the end, or a flood of info lines. */
     private void writeRaw(char fill, int megabytes, boolean asInfoLines) {
+        writeRaw(
+                out,
+                fill,
+                megabytes,
+                asInfoLines ? "info string flood flood flood flood flood flood flood flood\n" : null);
+    }
+
+    /**
+     * Megabytes of {@code fill} to {@code out} as one line with a newline only at the end, or, with a {@code
+     * floodLine}, as that line again and again.
+     */
+    static void writeRaw(PrintStream out, char fill, int megabytes, String floodLine) {
         byte[] chunk = new byte[64 * 1024];
         Arrays.fill(chunk, (byte) fill);
-        if (asInfoLines) {
-            byte[] line =
-                    "info string flood flood flood flood flood flood flood flood\n".getBytes(StandardCharsets.US_ASCII);
+        if (floodLine != null) {
+            byte[] line = floodLine.getBytes(StandardCharsets.US_ASCII);
             for (int i = 0; i + line.length <= chunk.length; i += line.length) {
                 System.arraycopy(line, 0, chunk, i, line.length);
             }

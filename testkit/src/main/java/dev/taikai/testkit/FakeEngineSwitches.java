@@ -35,6 +35,17 @@ final class FakeEngineSwitches {
             "  --script M1,M2,...       play the next of these moves that is legal; random moves once none is left",
             "  --stderr TEXT            write TEXT to standard error at start",
             "  --log-input FILE         append every line it reads to FILE (what reached the engine)",
+            "  --xboard                 speak XBoard (CECP 2) instead of USI; --no-usiok: never say feature done=1,",
+            "                           --no-readyok: never answer ping; --malformed-bestmove: 'move xyzzy'",
+            "  --no-ping                (XBoard) feature ping=0",
+            "  --no-setboard            (XBoard) feature setboard=0",
+            "  --reuse-zero             (XBoard) feature reuse=0: a new process for every game",
+            "  --no-setup               (XBoard) no setup announcement after variant",
+            "  --wrong-setup            (XBoard) announce a start without gote's pawn",
+            "  --refuse-moves           (XBoard) answer every usermove with 'Illegal move'",
+            "  --offer-draw             (XBoard) offer a draw before each move",
+            "  --false-claim            (XBoard) claim '1-0 {White mates}' instead of moving",
+            "  --claim-after-move       (XBoard) claim '1/2-1/2' after each move",
             "  (always) setoption name Debug Log File value PATH creates PATH, as Fairy-Stockfish does");
 
     String name = "Taikai fake engine";
@@ -67,6 +78,16 @@ final class FakeEngineSwitches {
     java.util.List<String> script = java.util.List.of();
     String stderrText;
     String inputLog;
+    boolean xboard;
+    boolean noPing;
+    boolean noSetboard;
+    boolean reuseZero;
+    boolean noSetup;
+    boolean wrongSetup;
+    boolean refuseMoves;
+    boolean offerDraw;
+    boolean falseClaim;
+    boolean claimAfterMove;
 
     static FakeEngineSwitches parse(String[] args) {
         FakeEngineSwitches s = new FakeEngineSwitches();
@@ -104,6 +125,16 @@ final class FakeEngineSwitches {
                     s.script = java.util.List.of(value(args, ++i, arg).split(","));
                 case "--stderr" -> s.stderrText = value(args, ++i, arg);
                 case "--log-input" -> s.inputLog = value(args, ++i, arg);
+                case "--xboard" -> s.xboard = true;
+                case "--no-ping" -> s.noPing = true;
+                case "--no-setboard" -> s.noSetboard = true;
+                case "--reuse-zero" -> s.reuseZero = true;
+                case "--no-setup" -> s.noSetup = true;
+                case "--wrong-setup" -> s.wrongSetup = true;
+                case "--refuse-moves" -> s.refuseMoves = true;
+                case "--offer-draw" -> s.offerDraw = true;
+                case "--false-claim" -> s.falseClaim = true;
+                case "--claim-after-move" -> s.claimAfterMove = true;
                 default -> throw new IllegalArgumentException("unknown switch '" + arg + "'");
             }
         }

@@ -2,13 +2,12 @@ package dev.taikai.enginehost.engines;
 
 import dev.taikai.enginehost.catalog.EngineSpec;
 import dev.taikai.enginehost.session.EngineConnection;
-import dev.taikai.enginehost.session.EngineFailure;
 import dev.taikai.enginehost.session.PipeLog;
 import dev.taikai.enginehost.session.StartResult;
 import dev.taikai.enginehost.session.Timeouts;
 import dev.taikai.enginehost.usi.UsiEngine;
+import dev.taikai.enginehost.xboard.XBoardEngine;
 import dev.taikai.rules.Variant;
-import java.util.List;
 import java.util.Optional;
 
 /** Starts the engine of a catalog entry with the driver of the protocol it speaks. */
@@ -22,11 +21,7 @@ public final class Engines {
     public static StartResult start(EngineSpec spec, Variant variant, Timeouts timeouts, PipeLog log) {
         return switch (spec.protocol()) {
             case USI -> UsiEngine.start(spec, variant, timeouts, log);
-            case XBOARD ->
-                new EngineFailure(
-                        EngineFailure.Kind.START_FAILED,
-                        "engine '" + spec.id() + "' speaks XBoard, which this build cannot drive",
-                        List.of());
+            case XBOARD -> XBoardEngine.start(spec, variant, timeouts, log);
         };
     }
 

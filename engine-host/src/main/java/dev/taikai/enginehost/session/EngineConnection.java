@@ -140,6 +140,33 @@ public final class EngineConnection {
         return line;
     }
 
+    /**
+     * The next answer before {@code deadlineNanos}, or null when none came by then; unlike {@link #next}, a
+     * passed deadline leaves the engine running (for waits the protocol allows to run out, such as XBoard's
+     * two seconds for {@code feature done=1}). {@link OutputLine#END} when the output ended. It looks every
+     * millisecond or so.
+     */
+    public OutputLine nextWithin(long deadlineNanos) {
+        while (true) {
+            OutputLine line = setAside.isEmpty() ? output.next(false) : setAside.removeFirst();
+            if (line != null) {
+                if (line == OutputLine.END && closed) {
+                    throw new CancellationException("the session with engine '" + spec.id() + "' was closed");
+                }
+                return line;
+            }
+            if (System.nanoTime() - deadlineNanos >= 0) {
+                return null;
+            }
+            try {
+                Thread.sleep(1);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return null;
+            }
+        }
+    }
+
     /** An answer that is there already, without waiting: null when none is. */
     public OutputLine poll() {
         if (!setAside.isEmpty()) {

@@ -10,13 +10,12 @@ import dev.taikai.enginehost.session.EngineIdentity;
 import dev.taikai.enginehost.session.EngineOption;
 import dev.taikai.enginehost.session.GameEnd;
 import dev.taikai.enginehost.session.LineClassifier;
-import dev.taikai.enginehost.session.LocalEngine;
 import dev.taikai.enginehost.session.MoveReply;
 import dev.taikai.enginehost.session.OptionGate;
 import dev.taikai.enginehost.session.OutputLine;
+import dev.taikai.enginehost.session.PipeEngine;
 import dev.taikai.enginehost.session.PipeLog;
 import dev.taikai.enginehost.session.PositionCommand;
-import dev.taikai.enginehost.session.QuitResult;
 import dev.taikai.enginehost.session.SearchInfo;
 import dev.taikai.enginehost.session.SearchLimits;
 import dev.taikai.enginehost.session.StartResult;
@@ -44,19 +43,12 @@ import java.util.regex.Pattern;
  * engine. One caller at a time; {@link #close} may be called from any thread, and a caller waiting at
  * that moment gets a {@link CancellationException}.
  */
-public final class UsiEngine implements LocalEngine {
+public final class UsiEngine extends PipeEngine {
     private static final long NO_DEADLINE = EngineConnection.NO_DEADLINE;
     private static final Pattern MOVE =
             Pattern.compile("[1-9][a-i][1-9][a-i][+-]?|\\+?[PLNSGBRKT]\\*[1-9][a-i]|resign|win");
     private static final long MILLI = 1_000_000;
 
-    private final EngineSpec spec;
-    private final Variant variant;
-    private final Timeouts timeouts;
-    private final EngineConnection connection;
-    private final List<String> warnings = new ArrayList<>();
-
-    private final List<String> unlistedOptions = new ArrayList<>();
     private EngineIdentity identity;
     private Search search;
 
@@ -75,9 +67,7 @@ public final class UsiEngine implements LocalEngine {
     }
 
     private UsiEngine(EngineSpec spec, Variant variant, Timeouts timeouts, EngineConnection connection) {
-        this.spec = spec;
-        this.variant = variant;
-        this.timeouts = timeouts;
+        super(spec, variant, timeouts);
         this.connection = connection;
     }
 
@@ -309,17 +299,9 @@ public final class UsiEngine implements LocalEngine {
         }
         started.deadlineNanos = limits.ponder() || limits.form() == SearchLimits.Form.INFINITE
                 ? NO_DEADLINE
-                : deadlineFrom(started.goWrittenNanos, limits, started.side);
+                : searchDeadline(started.goWrittenNanos, limits, started.side);
         search = started;
         return Optional.empty();
-    }
-
-    private long deadlineFrom(long startNanos, SearchLimits limits, Color side) {
-        long allowed = limits.allowedMillis(side);
-        long millis = allowed >= 0
-                ? allowed + limits.graceMillis() + timeouts.moveMarginMillis()
-                : timeouts.unboundedSearchMillis();
-        return startNanos + millis * MILLI;
     }
 
     /**
@@ -349,16 +331,9 @@ public final class UsiEngine implements LocalEngine {
     }
 
     private String stallDetail() {
-        long allowed = search.limits.allowedMillis(search.side);
         long waited = (System.nanoTime() - search.goWrittenNanos) / MILLI;
         return "no bestmove " + waited + " ms after '" + search.limits.goCommand(spec.has(Quirk.SWAPPED_CLOCKS)) + "'"
-                + (allowed >= 0
-                        ? " (" + allowed + " ms allowed + "
-                                + (search.limits.graceMillis() > 0
-                                        ? search.limits.graceMillis() + " ms overrun margin + "
-                                        : "")
-                                + timeouts.moveMarginMillis() + " ms margin)"
-                        : "");
+                + allowance(search.limits, search.side);
     }
 
     private MoveReply bestMove(OutputLine line) {
@@ -421,7 +396,7 @@ public final class UsiEngine implements LocalEngine {
         search.cpuAtGo = connection.cpu();
         search.goWrittenNanos = System.nanoTime();
         Optional<EngineFailure> sent = send("ponderhit");
-        search.deadlineNanos = deadlineFrom(search.goWrittenNanos, search.limits, search.side);
+        search.deadlineNanos = searchDeadline(search.goWrittenNanos, search.limits, search.side);
         return sent;
     }
 
@@ -468,98 +443,22 @@ public final class UsiEngine implements LocalEngine {
         return connection.fail(kind, detail);
     }
 
-    /** Sends {@code quit} and waits for the engine to exit; {@link #close} then kills whatever is left. */
-    @Override
-    public QuitResult quit() {
-        return connection.quit("quit", timeouts.quitMillis());
-    }
-
-    /**
-     * Ends the session: {@code quit} (unless {@link #quit} was called), a grace period to exit, then SIGKILL
-     * to whatever is left of the engine's process tree (children it left behind included). Idempotent.
-     */
-    @Override
-    public void close() {
-        connection.close("quit", timeouts.quitMillis());
-    }
-
-    public EngineSpec spec() {
-        return spec;
-    }
-
     @Override
     public Notation notation() {
         return spec.notation();
     }
 
-    public Variant variant() {
-        return variant;
-    }
-
+    @Override
     public EngineIdentity identity() {
         return identity;
-    }
-
-    /**
-     * The options of the catalog entry (or the entrant) that the engine does not list, each with the
-     * options it has: they were not sent. A caller that wants every option set (taikai run --strict)
-     * refuses such a session.
-     */
-    public List<String> unlistedOptions() {
-        return List.copyOf(unlistedOptions);
-    }
-
-    /** Problems that did not stop the session, such as options the engine does not list. */
-    public List<String> warnings() {
-        return List.copyOf(warnings);
-    }
-
-    @Override
-    public Optional<EngineFailure> failure() {
-        return connection.failure();
     }
 
     public boolean isSearching() {
         return search != null;
     }
 
-    @Override
-    public long pid() {
-        return connection.pid();
-    }
-
-    @Override
-    public List<Long> liveProcesses() {
-        return connection.liveProcesses();
-    }
-
-    @Override
-    public boolean limitsApplied() {
-        return connection.limitsApplied();
-    }
-
-    @Override
-    public String exitDescription() {
-        return connection.exitDescription();
-    }
-
     /** The {@code info} lines read since the last search began (or since the start): for tests of the draining. */
     long infoLinesRead() {
         return connection.infoLines();
-    }
-
-    /** Output that was not protocol so far: unexpected lines, overlong lines cut, lines dropped in a flood. */
-    public String outputOddities() {
-        return connection.oddities();
-    }
-
-    @Override
-    public Optional<PipeLog> pipeLog() {
-        return connection.pipeLog();
-    }
-
-    @Override
-    public List<String> stderrTail() {
-        return connection.stderrTail();
     }
 }
