@@ -289,7 +289,7 @@ class HostileInputTest {
         var records = admin.records(running, 0, 10);
         assertEquals(2, records.getTotal(), "the forgeries count nowhere");
         for (GameRecord real : records.getRecordsList()) {
-            assertEquals(Termination.TERMINATION_STALL, real.getTermination(), real.getDetail());
+            assertEquals(Termination.TERMINATION_TIME_FORFEIT, real.getTermination(), real.getDetail());
         }
         assertEquals(2, admin.state(running).getFinishedGames());
     }
@@ -428,7 +428,7 @@ class HostileInputTest {
     }
 
     /**
-     * A tournament that stays running for 20 s: fake-sleepy never answers and each game ends then (a stall)
+     * A tournament that stays running for 20 s: fake-sleepy never answers and each game ends then (lost on time)
      * (a cancel lets games in play finish, so a longer clock would hold the referee's places).
      */
     private static TournamentSpec slowSpec() {

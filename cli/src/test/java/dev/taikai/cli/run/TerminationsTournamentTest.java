@@ -60,7 +60,8 @@ class TerminationsTournamentTest {
                         + Tournaments.fakeEntry("slowpoke", "--think-ms", "700")
                         + Tournaments.fakeEntry("cheater", "--illegal-move")
                         + Tournaments.fakeEntry("crasher", "--crash-on-go")
-                        + Tournaments.fakeEntry("sleeper", "--stall-after-go")
+                        // silent under a node limit, which sets no time: a stall (under a clock, a loss on time)
+                        + Tournaments.fakeEntry("sleeper", "--stall-after-go") + "    time-control: nodes 1\n"
                         + Tournaments.fakeEntry("mater", "--think-ms", "0", "--script", SCRIPT, "--score", "500")
                         + Tournaments.fakeEntry("stalemater", "--think-ms", "0", "--script", SCRIPT, "--score", "500")
                         + Tournaments.fakeEntry("repeater", "--think-ms", "0", "--script", SCRIPT, "--score", "500")

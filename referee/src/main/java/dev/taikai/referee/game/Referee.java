@@ -62,7 +62,7 @@ public final class Referee {
             MoveReply reply = player.go(position, limits);
             long answered = System.nanoTime();
             Optional<Ending> ended =
-                    judge(game, clock, side, player, reply, answered - asked, transportAllowanceNanos, moves);
+                    judge(game, clock, side, player, limits, reply, answered - asked, transportAllowanceNanos, moves);
             if (ended.isPresent()) {
                 Outcome outcome = ended.get().outcome();
                 timeLossOverrunNanos = ended.get().timeLossOverrunNanos();
@@ -112,6 +112,7 @@ public final class Referee {
             Clock clock,
             Color side,
             Player player,
+            SearchLimits limits,
             MoveReply reply,
             long refereeNanos,
             long transportAllowanceNanos,
@@ -119,6 +120,17 @@ public final class Referee {
         Result loss = Result.lossFor(side);
         String who = side.displayName() + " (" + player.name() + ")";
         if (reply instanceof EngineFailure failure) {
+            long allowedMillis = limits.allowedMillis(side);
+            if (failure.kind() == EngineFailure.Kind.STALL && allowedMillis >= 0) {
+                // silent past its time, the margin and the driver's own: lost on time, as its clock says
+                Outcome lost = new Outcome(
+                        loss,
+                        Termination.TIME_FORFEIT,
+                        String.format(
+                                "%s made no move within %d ms allowed (and a margin of %d ms): %s",
+                                who, allowedMillis, clock.marginMillis(side), failure));
+                return Optional.of(new Ending(lost, Math.max(0, refereeNanos - allowedMillis * 1_000_000)));
+            }
             return ending(new Outcome(loss, failure.termination(), who + ": " + failure));
         }
         BestMove best = (BestMove) reply;

@@ -33,7 +33,7 @@ class RefereeTest {
      * Deadlines after which an engine counts as stalled. The move margin is generous, so that only the
      * engines that are meant to be late or silent ever reach it, however loaded the machine.
      */
-    private static final Timeouts QUICK = new Timeouts(10_000, 10_000, 2_000, 30_000, 2_000, 500);
+    private static final Timeouts QUICK = new Timeouts(10_000, 10_000, 2_000, 5_000, 2_000, 500);
     /** The clock of a side that is meant to lose on time. */
     private static final TimeControl FAST = TimeControl.byoyomi(0, 200);
     /** The clock of a side that answers at once and must not lose on time, however loaded the machine. */
@@ -126,7 +126,21 @@ class RefereeTest {
         assertEnds(List.of("--malformed-bestmove"), Termination.ILLEGAL_MOVE, "does not name a move");
         assertEnds(List.of("--resign"), Termination.RESIGNATION, "sente (sente) resigned");
         assertEnds(List.of("--crash-after", "2"), Termination.DISCONNECT, "exited with code 3");
-        assertEnds(List.of("--stall-after-go"), Termination.STALL, "no bestmove");
+        assertEnds(List.of("--stall-after-go"), Termination.TIME_FORFEIT, "made no move within 2000 ms allowed");
+    }
+
+    /** A silent engine under a clock loses on time; under a node or depth limit, which sets no time, it stalls. */
+    @Test
+    void aSilentEngineStallsWhereItsSearchHasNoTime() throws Exception {
+        GameRecord record = play(
+                Variant.MINISHOGI, List.of("--stall-after-go"), List.of(), TimeControl.nodes(1), Adjudication.DEFAULT);
+        assertEquals(
+                Termination.STALL,
+                record.outcome().termination(),
+                record.outcome().toString());
+        assertTrue(
+                record.outcome().detail().contains("no bestmove"),
+                record.outcome().detail());
     }
 
     @Test
