@@ -39,7 +39,7 @@ final class EngineCheckCommand implements Callable<Integer> {
             names = "--engine",
             required = true,
             paramLabel = "ID|COMMAND",
-            description = "a catalog id (built in: fairy-stockfish, taikai-1 to taikai-4) or a command line, e.g."
+            description = "a catalog id (built in: fairy-stockfish, crazywa, sjaakii, taikai-1 to taikai-4) or a command line, e.g."
                     + " \"/usr/games/fairy-stockfish\"")
     private String engine;
 

@@ -222,7 +222,8 @@ public final class CutechessArguments {
             }
             String key = pair.substring(0, equals);
             if (key.equals("proto")) {
-                protocol("-each", pair.substring(equals + 1));
+                throw new ConfigException("-each proto=: with a tournament file, an engine speaks what its entry says"
+                        + " (protocol: usi or xboard)");
             } else if (TIME_KEYS.contains(key) || key.equals("timemargin") || key.startsWith("option.")) {
                 settings.put(key, pair.substring(equals + 1));
             } else {
@@ -389,7 +390,6 @@ public final class CutechessArguments {
                 }
                 if (key.equals("proto")) {
                     protocol(flag, pair.substring(equals + 1));
-                    continue;
                 }
                 if (REPEATABLE_KEYS.contains(key)) {
                     engineArguments.add(pair);
@@ -399,6 +399,7 @@ public final class CutechessArguments {
             }
         }
         String conf = settings.remove("conf");
+        String proto = conf == null ? null : settings.remove("proto");
         String name = settings.get("name");
         String ownMargin = settings.remove("timemargin");
         OverrunMargin margin = ownMargin == null ? null : margin("timemargin", ownMargin);
@@ -410,8 +411,12 @@ public final class CutechessArguments {
         if (conf != null) {
             EngineSpec known = catalog.engine(conf)
                     .orElseThrow(() -> new ConfigException("-engine conf=" + conf
-                            + ": no such engine in the catalog (built in: fairy-stockfish, taikai-1 to taikai-4)"));
+                            + ": no such engine in the catalog (built in: fairy-stockfish, crazywa, sjaakii, taikai-1 to taikai-4)"));
             settings.remove("name");
+            if (proto != null && !proto.equals(known.protocol().id())) {
+                throw new ConfigException("-engine conf=" + conf + " speaks " + known.protocol().id() + ", not proto="
+                        + proto);
+            }
             if (!engineArguments.isEmpty()) {
                 throw new ConfigException("-engine conf=" + conf + " takes only name, option.* and time settings, not '"
                         + engineArguments.get(0) + "'");
@@ -439,11 +444,10 @@ public final class CutechessArguments {
         return new Entrant(spec.id(), spec.id(), Map.of(), timeControl, margin);
     }
 
-    /** {@code proto=}: USI is the protocol engines speak here. */
+    /** {@code proto=}: {@code usi} or {@code xboard}. */
     private static void protocol(String flag, String value) throws ConfigException {
-        if (!value.equals("usi")) {
-            throw new ConfigException(flag + " proto=" + value + ": engines speak USI here (proto=usi)"
-                    + (value.equals("xboard") || value.equals("cecp") ? "; XBoard engines are not supported yet" : ""));
+        if (dev.taikai.enginehost.catalog.Protocol.byId(value).isEmpty()) {
+            throw new ConfigException(flag + " proto=" + value + ": engines speak usi or xboard (proto=usi, proto=xboard)");
         }
     }
 

@@ -222,7 +222,7 @@ public final class TournamentFile {
             String id = item.nonEmpty();
             if (catalog.engine(id).isEmpty()) {
                 throw item.error(
-                        "no engine '" + id + "' in the catalog (built in: fairy-stockfish, taikai-1 to taikai-4)");
+                        "no engine '" + id + "' in the catalog (built in: fairy-stockfish, crazywa, sjaakii, taikai-1 to taikai-4)");
             }
             return new Entrant(id, id, timeControl);
         }

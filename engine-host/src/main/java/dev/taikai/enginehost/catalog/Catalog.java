@@ -47,12 +47,18 @@ public final class Catalog {
         this.engines = engines;
     }
 
-    /** Debian's Fairy-Stockfish 11.1 under the id {@code fairy-stockfish}, with the quirk it needs. */
+    /**
+     * Debian's engines: Fairy-Stockfish 11.1 ({@code fairy-stockfish}, USI, with the quirk it needs), CrazyWa
+     * ({@code crazywa}, XBoard, both variants) and Sjaak II ({@code sjaakii}, XBoard, Minishogi).
+     */
     public static Catalog builtIn() {
         Map<String, EngineSpec> engines = new LinkedHashMap<>();
         engines.put(
                 "fairy-stockfish",
                 EngineSpec.of("fairy-stockfish", List.of("fairy-stockfish")).withQuirks(Set.of(Quirk.SWAPPED_CLOCKS)));
+        for (String xboard : List.of("crazywa", "sjaakii")) {
+            engines.put(xboard, EngineSpec.of(xboard, List.of(xboard)).withProtocol(Protocol.XBOARD));
+        }
         return new Catalog(engines);
     }
 
@@ -150,6 +156,15 @@ public final class Catalog {
             YamlNode node = fields.get("protocol");
             protocol =
                     Protocol.byId(node.nonEmpty()).orElseThrow(() -> node.error("unknown protocol; use usi or xboard"));
+        }
+        if (protocol == Protocol.XBOARD) {
+            for (String usiOnly : List.of("notation", "variant-option", "quirks")) {
+                if (fields.containsKey(usiOnly)) {
+                    throw fields.get(usiOnly)
+                            .error("a USI setting; an XBoard engine names its variant and pieces itself (feature"
+                                    + " variants, setup)");
+                }
+            }
         }
         return new EngineSpec(
                 id, command, workdir, env, options, variantOption, notation, quirks, limits, fileOptions, protocol);

@@ -91,6 +91,13 @@ public final class EngineArguments {
         if (command == null || command.isBlank()) {
             throw new ConfigException("engine arguments need cmd=<program>");
         }
+        if (protocol == Protocol.XBOARD
+                && (notation != Notation.FAIRY_STOCKFISH
+                        || !quirks.isEmpty()
+                        || !variantOption.equals(EngineSpec.AUTO_VARIANT_OPTION))) {
+            throw new ConfigException("notation, quirk and variant-option are USI settings; an XBoard engine"
+                    + " (proto=xboard) names its variant and pieces itself");
+        }
         List<String> argv = new ArrayList<>();
         argv.add(command);
         argv.addAll(args);

@@ -1,11 +1,10 @@
 package dev.taikai.enginehost.check;
 
 import dev.taikai.enginehost.catalog.EngineSpec;
+import dev.taikai.enginehost.catalog.Protocol;
 import dev.taikai.enginehost.catalog.Quirk;
 import dev.taikai.enginehost.check.CheckReport.Verdict;
 import dev.taikai.enginehost.session.BestMove;
-import dev.taikai.enginehost.session.CpuWait;
-import dev.taikai.enginehost.session.DefaultMargin;
 import dev.taikai.enginehost.session.EngineFailure;
 import dev.taikai.enginehost.session.GameEnd;
 import dev.taikai.enginehost.session.MoveReply;
@@ -15,7 +14,6 @@ import dev.taikai.enginehost.session.SearchLimits;
 import dev.taikai.enginehost.session.StartResult;
 import dev.taikai.enginehost.session.Timeouts;
 import dev.taikai.enginehost.usi.UsiEngine;
-import dev.taikai.rules.Color;
 import dev.taikai.rules.MoveException;
 import dev.taikai.rules.Position;
 import dev.taikai.rules.Usi;
@@ -28,7 +26,8 @@ import java.util.Optional;
 import java.util.function.Consumer;
 
 /**
- * A USI compliance check for one engine and variant, like fastchess's {@code --compliance} for UCI:
+ * A compliance check for one engine and variant, like fastchess's {@code --compliance} for UCI; an XBoard
+ * engine gets {@link XBoardCheck}. For a USI engine:
  * handshake and variant selection, every {@code go} form the referee uses, {@code stop} and {@code
  * isready} during a search, pondering if offered, {@code gameover}, {@code quit}; it tells swapped clocks
  * by timing and measures the handshake and the per-move overhead. A failed session is restarted so later
@@ -66,6 +65,9 @@ public final class EngineCheck {
     /** Runs every check; {@code progress} sees each result as it is known. */
     public static CheckReport run(
             EngineSpec spec, Variant variant, Timeouts timeouts, Consumer<CheckReport.Result> progress) {
+        if (spec.protocol() == Protocol.XBOARD) {
+            return XBoardCheck.run(spec, variant, timeouts, progress);
+        }
         EngineCheck check = new EngineCheck(spec, variant, timeouts, progress);
         try {
             check.runAll();
@@ -187,33 +189,9 @@ public final class EngineCheck {
             return;
         }
         BestMove best = (BestMove) reply;
-        Optional<String> illegal = illegal(best.move());
-        long tookMillis = best.engineNanos() / MILLI;
-        long allowed = limits.allowedMillis(Color.SENTE);
-        String detail = String.format(Locale.ROOT, "'%s' -> bestmove %s in %d ms", command, best.move(), tookMillis)
-                + (allowed >= 0 ? " (" + allowed + " ms allowed)" : "");
-        if (illegal.isPresent()) {
-            add(name, Verdict.FAIL, detail + ": " + illegal.get(), true);
-        } else if (allowed >= 0 && tookMillis > allowed) {
-            long margin = DefaultMargin.of(limits, Color.SENTE);
-            long overrunNanos = best.engineNanos() - allowed * MILLI;
-            long excused = CpuWait.excusedNanos(overrunNanos, best.cpuWaitNanos(), allowed * MILLI, margin * MILLI);
-            boolean loses = overrunNanos - excused > margin * MILLI;
-            add(
-                    name,
-                    loses ? Verdict.FAIL : Verdict.WARN,
-                    detail + ": over its time by " + (tookMillis - allowed) + " ms"
-                            + (excused > 0 ? " (" + excused / MILLI + " ms of it waiting for a CPU, not counted)" : "")
-                            + ", "
-                            + (loses
-                                    ? "more than the default overrun margin of " + margin
-                                            + " ms: under default settings it would lose on time"
-                                    : "within the default overrun margin of " + margin
-                                            + " ms (a margin of 0 would lose it)"),
-                    true);
-        } else {
-            add(name, Verdict.PASS, detail, true);
-        }
+        CheckReport.Result judged =
+                TimedMove.judge(name, "'" + command + "' -> bestmove", best, limits, illegal(best.move()));
+        add(name, judged.verdict(), judged.detail(), true);
         anyMoveAnswered = true;
     }
 

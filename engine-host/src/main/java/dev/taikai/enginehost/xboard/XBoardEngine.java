@@ -88,6 +88,10 @@ public final class XBoardEngine extends PipeEngine {
     private Color playing;
 
     private Search search;
+    /** The pong {@link #pingDuringSearch} waits for, and whether it came before the move. */
+    private String awaitedPong;
+
+    private boolean pongBeforeMove;
 
     /** The search in progress. */
     private static final class Search {
@@ -428,8 +432,22 @@ public final class XBoardEngine extends PipeEngine {
     /** Sends the game since the engine last saw it and the clocks, and waits for its move. */
     @Override
     public MoveReply go(PositionCommand position, SearchLimits limits) {
+        Optional<EngineFailure> started = startSearch(position, limits);
+        return started.isPresent() ? started.get() : awaitMove();
+    }
+
+    /**
+     * Sends the game since the engine last saw it and the clocks, and {@code go}, without waiting for the
+     * move. The engine's time starts as the {@code go} line is written.
+     *
+     * @throws IllegalStateException when a search is already running
+     */
+    public Optional<EngineFailure> startSearch(PositionCommand position, SearchLimits limits) {
         if (connection.failure().isPresent()) {
-            return connection.failure().get();
+            return connection.failure();
+        }
+        if (search != null) {
+            throw new IllegalStateException("a search is already running on engine '" + spec.id() + "'");
         }
         if (limits.ponder()) {
             throw new IllegalArgumentException(
@@ -448,10 +466,10 @@ public final class XBoardEngine extends PipeEngine {
             commands.append("new\nvariant ").append(variantName).append("\neasy\npost\nforce\n");
             if (!position.sfen().equals(startSfen)) {
                 if (!features.flag("setboard", false)) {
-                    return fail(
+                    return Optional.of(fail(
                             EngineFailure.Kind.VARIANT_UNSUPPORTED,
                             "the engine cannot be given a position (it has no feature setboard=1), and this game"
-                                    + " begins at " + position.sfen());
+                                    + " begins at " + position.sfen()));
                 }
                 commands.append("setboard ")
                         .append(XBoardText.fen(position.sfen()))
@@ -474,35 +492,35 @@ public final class XBoardEngine extends PipeEngine {
         commands.setLength(commands.length() - 1);
         Optional<EngineFailure> sent = send(commands.toString());
         if (sent.isPresent()) {
-            return sent.get();
+            return sent;
         }
         List<OutputLine> before = new ArrayList<>();
         Optional<EngineFailure> synced = sync(timeouts.readyMillis(), before);
         if (synced.isPresent()) {
-            return synced.get();
+            return synced;
         }
         for (OutputLine line : before) {
             Optional<EngineFailure> objection = objection(line, position);
             if (objection.isPresent()) {
-                return objection.get();
+                return objection;
             }
         }
         Color side = position.sideToMove();
         playing = side;
-        Search started = new Search(limits, side, position.moves());
+        Search running = new Search(limits, side, position.moves());
         String clocks = features.flag("time", true)
                 ? "time " + centiseconds(limits, side) + "\notim " + centiseconds(limits, side.opposite()) + "\n"
                 : "";
         // the engine's time starts as the go line is written, as with USI
-        started.cpuAtGo = connection.cpu();
-        started.goWrittenNanos = System.nanoTime();
+        running.cpuAtGo = connection.cpu();
+        running.goWrittenNanos = System.nanoTime();
         sent = send(clocks + "go");
         if (sent.isPresent()) {
-            return sent.get();
+            return sent;
         }
-        started.deadlineNanos = searchDeadline(started.goWrittenNanos, limits, side);
-        search = started;
-        return awaitMove();
+        running.deadlineNanos = searchDeadline(running.goWrittenNanos, limits, side);
+        search = running;
+        return Optional.empty();
     }
 
     /**
@@ -565,8 +583,18 @@ public final class XBoardEngine extends PipeEngine {
                 : seconds / 60 + ":" + String.format(Locale.ROOT, "%02d", seconds % 60);
     }
 
-    /** Waits for the running search's {@code move}, {@code resign} or claim. */
-    private MoveReply awaitMove() {
+    /**
+     * Waits for the running search's {@code move}, {@code resign} or claim.
+     *
+     * @throws IllegalStateException when no search is running
+     */
+    public MoveReply awaitMove() {
+        if (connection.failure().isPresent()) {
+            return connection.failure().get();
+        }
+        if (search == null) {
+            throw new IllegalStateException("no search is running on engine '" + spec.id() + "'");
+        }
         while (true) {
             OutputLine line = connection.next(search.deadlineNanos);
             if (line == null) {
@@ -593,6 +621,9 @@ public final class XBoardEngine extends PipeEngine {
                         EngineFailure.Kind.PROTOCOL_ERROR,
                         "the engine refused a move the rules allow ('" + EngineText.shown(text) + "'; the game so far: "
                                 + String.join(" ", search.moves) + ")");
+            }
+            if (text.equals(awaitedPong)) {
+                pongBeforeMove = true;
             }
             // offer draw, telluser, Error, a late pong: kept in the log, not acted on
         }
@@ -631,11 +662,51 @@ public final class XBoardEngine extends PipeEngine {
     }
 
     /**
-     * {@code ?}: move now. The search's deadline becomes the stop deadline; the move (or the failure) is
-     * what {@link #go} would have returned. For the engine check, which runs the search on another thread.
+     * {@code ?}: move now, during a running search; the move must come within the stop deadline. For the
+     * engine check.
      */
-    public Optional<EngineFailure> moveNow() {
-        return send("?");
+    public MoveReply moveNow() {
+        if (search == null) {
+            throw new IllegalStateException("no search is running on engine '" + spec.id() + "'");
+        }
+        Optional<EngineFailure> sent = send("?");
+        if (sent.isPresent()) {
+            return sent.get();
+        }
+        search.deadlineNanos = System.nanoTime() + timeouts.stopMillis() * MILLI;
+        return awaitMove();
+    }
+
+    /** What {@link #pingDuringSearch} saw: the move, and where the engine's pong came. */
+    public record PingDuringSearch(MoveReply reply, boolean pongBeforeMove, boolean pongAfterMove) {}
+
+    /**
+     * {@code ping} during a running search, then the move: CECP asks for the {@code pong} only after the
+     * move. For the engine check.
+     */
+    public PingDuringSearch pingDuringSearch() {
+        if (search == null) {
+            throw new IllegalStateException("no search is running on engine '" + spec.id() + "'");
+        }
+        int n = ++pings;
+        awaitedPong = "pong " + n;
+        pongBeforeMove = false;
+        Optional<EngineFailure> sent = send("ping " + n);
+        MoveReply reply = sent.isPresent() ? sent.get() : awaitMove();
+        awaitedPong = null;
+        if (reply instanceof EngineFailure || pongBeforeMove) {
+            return new PingDuringSearch(reply, pongBeforeMove, false);
+        }
+        long deadline = System.nanoTime() + timeouts.readyMillis() * MILLI;
+        while (true) {
+            OutputLine line = connection.next(deadline);
+            if (line == null || line == OutputLine.END) {
+                return new PingDuringSearch(reply, false, false);
+            }
+            if (line.text().equals("pong " + n)) {
+                return new PingDuringSearch(reply, false, true);
+            }
+        }
     }
 
     /** {@code result} from this engine's point of view, as XBoard's colours: sente is white. */
@@ -689,6 +760,16 @@ public final class XBoardEngine extends PipeEngine {
     @Override
     public EngineIdentity identity() {
         return identity;
+    }
+
+    /** Whether the engine announced {@code feature NAME=1}. */
+    public boolean hasFeature(String name) {
+        return features.flag(name, false);
+    }
+
+    /** The clock settings sent for this game's searches ({@code st}, {@code level}, {@code sd}, {@code nps}), or "". */
+    public String clockSettings() {
+        return clockSettings == null ? "" : clockSettings;
     }
 
     /** The name the engine was told the variant by. */
