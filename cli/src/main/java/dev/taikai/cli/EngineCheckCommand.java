@@ -39,8 +39,9 @@ final class EngineCheckCommand implements Callable<Integer> {
             names = "--engine",
             required = true,
             paramLabel = "ID|COMMAND",
-            description = "a catalog id (built in: fairy-stockfish, crazywa, sjaakii, taikai-1 to taikai-4) or a command line, e.g."
-                    + " \"/usr/games/fairy-stockfish\"")
+            description =
+                    "a catalog id (built in: fairy-stockfish, crazywa, sjaakii, taikai-1 to taikai-4) or a command line, e.g."
+                            + " \"/usr/games/fairy-stockfish\"")
     private String engine;
 
     @Option(names = "--variant", required = true, paramLabel = "VARIANT", description = "minishogi or kyotoshogi")

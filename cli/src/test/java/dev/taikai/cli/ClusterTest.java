@@ -237,10 +237,15 @@ class ClusterTest {
         }
     }
 
+    /**
+     * Fairy-Stockfish (USI) against itself and against CrazyWa (XBoard) in both variants, and Sjaak II
+     * (XBoard) in Minishogi, on the workers: clean games whose records replay.
+     */
     @Test
-    void fairyStockfishPlaysBothVariantsThroughTheCluster() throws Exception {
+    void fairyStockfishAndTheXBoardEnginesPlayBothVariantsThroughTheCluster() throws Exception {
         for (String variant : List.of("minishogi", "kyotoshogi")) {
             Path file = dir.resolve("fsf-" + variant + ".yaml");
+            boolean mini = variant.equals("minishogi");
             Files.writeString(
                     file,
                     String.join(
@@ -248,24 +253,30 @@ class ClusterTest {
                             "name: fsf " + variant,
                             "variant: " + variant,
                             "games: 2",
-                            "rounds: 2",
+                            "rounds: 1",
                             "time-control: byoyomi 0.1",
                             "engines:",
                             "  - {engine: fairy-stockfish, name: fsf-a}",
                             "  - {engine: fairy-stockfish, name: fsf-b}",
+                            "  - crazywa",
+                            mini ? "  - sjaakii" : "",
                             ""));
             ClusterProbe.Output submitted = ClusterProbe.submit(cluster, file);
             assertEquals(0, submitted.code(), submitted.err());
             var records = scheduler.records(submitted.tournamentId(), 0, 100).getRecordsList();
-            assertEquals(4, records.size());
+            assertEquals(mini ? 12 : 6, records.size());
+            Set<String> engines = new TreeSet<>();
             for (GameRecord record : records) {
                 assertTrue(
                         record.getTermination() != Termination.TERMINATION_ILLEGAL_MOVE
                                 && record.getTermination() != Termination.TERMINATION_STALL
+                                && record.getTermination() != Termination.TERMINATION_TIME_FORFEIT
                                 && record.getTermination() != Termination.TERMINATION_DISCONNECT,
                         record.getDetail());
+                engines.add(record.getAssignment().getSente().getEngineId());
                 replay(record);
             }
+            assertTrue(engines.contains("crazywa") && (!mini || engines.contains("sjaakii")), engines.toString());
         }
     }
 

@@ -410,12 +410,14 @@ public final class CutechessArguments {
         EngineSpec spec;
         if (conf != null) {
             EngineSpec known = catalog.engine(conf)
-                    .orElseThrow(() -> new ConfigException("-engine conf=" + conf
-                            + ": no such engine in the catalog (built in: fairy-stockfish, crazywa, sjaakii, taikai-1 to taikai-4)"));
+                    .orElseThrow(
+                            () -> new ConfigException(
+                                    "-engine conf=" + conf
+                                            + ": no such engine in the catalog (built in: fairy-stockfish, crazywa, sjaakii, taikai-1 to taikai-4)"));
             settings.remove("name");
             if (proto != null && !proto.equals(known.protocol().id())) {
-                throw new ConfigException("-engine conf=" + conf + " speaks " + known.protocol().id() + ", not proto="
-                        + proto);
+                throw new ConfigException(
+                        "-engine conf=" + conf + " speaks " + known.protocol().id() + ", not proto=" + proto);
             }
             if (!engineArguments.isEmpty()) {
                 throw new ConfigException("-engine conf=" + conf + " takes only name, option.* and time settings, not '"
@@ -447,7 +449,8 @@ public final class CutechessArguments {
     /** {@code proto=}: {@code usi} or {@code xboard}. */
     private static void protocol(String flag, String value) throws ConfigException {
         if (dev.taikai.enginehost.catalog.Protocol.byId(value).isEmpty()) {
-            throw new ConfigException(flag + " proto=" + value + ": engines speak usi or xboard (proto=usi, proto=xboard)");
+            throw new ConfigException(
+                    flag + " proto=" + value + ": engines speak usi or xboard (proto=usi, proto=xboard)");
         }
     }
 

@@ -221,8 +221,8 @@ public final class TournamentFile {
         if (item.isScalar()) {
             String id = item.nonEmpty();
             if (catalog.engine(id).isEmpty()) {
-                throw item.error(
-                        "no engine '" + id + "' in the catalog (built in: fairy-stockfish, crazywa, sjaakii, taikai-1 to taikai-4)");
+                throw item.error("no engine '" + id
+                        + "' in the catalog (built in: fairy-stockfish, crazywa, sjaakii, taikai-1 to taikai-4)");
             }
             return new Entrant(id, id, timeControl);
         }

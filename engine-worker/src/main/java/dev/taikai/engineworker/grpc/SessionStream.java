@@ -212,7 +212,7 @@ final class SessionStream implements StreamObserver<SessionRequest> {
                 .setStarted(EngineStarted.newBuilder()
                         .setName(identity.name())
                         .setAuthor(identity.author())
-                        .setNotation(session.engine().spec().notation().id())
+                        .setNotation(session.engine().notation().id())
                         .setWorkerId(host.workerId())
                         .addAllWarnings(session.engine().warnings())));
     }
