@@ -53,7 +53,7 @@ final class EngineCheckCommand implements Callable<Integer> {
     @Option(
             names = "--option",
             paramLabel = "NAME=VALUE",
-            description = "a USI option to set (repeatable; added to the catalog entry's)")
+            description = "an option to set (repeatable; added to the catalog entry's): USI setoption, XBoard option")
     private List<String> options = new ArrayList<>();
 
     @Option(

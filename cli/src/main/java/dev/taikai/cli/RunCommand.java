@@ -24,7 +24,7 @@ import picocli.CommandLine.Unmatched;
             "",
             "Flags: -variant V -engine conf=ID|name=N cmd=C [arg= dir= option.X= env.X= quirk= notation="
                     + " variant-option= memory-mb= processes=] [tc= byoyomi= st= nodes= depth=|plies= timemargin=MS]"
-                    + " [proto=usi] ... -each <engine settings for all> -tournament round-robin|gauntlet|match|league|swiss|knockout"
+                    + " [proto=usi|xboard] ... -each <engine settings for all> -tournament round-robin|gauntlet|match|league|swiss|knockout"
                     + " -seeds N -rounds N -games N -repeat -concurrency N -openings file=F order=sequential|random start=N plies=N"
                     + " -sprt elo0= elo1= alpha= beta= -resign movecount= score= -draw movenumber= movecount= score="
                     + " -maxmoves N -timemargin MS -srand N -recover -restart on|off -event NAME -out DIR -catalog FILE"
