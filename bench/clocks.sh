@@ -16,14 +16,19 @@
 # slots, one referee with two games at once) and are read back from the scheduler's API; the report is
 # bench/results/clocks-cluster-latest.md (rows in bench/results/clocks-rows-cluster/).
 #
-# Usage: bench/clocks.sh [--cluster] [--again] [GAMES] [CONTROLS...]
+# With --xboard, the XBoard engines instead (local runner, concurrency 1): Debian's CrazyWa against Sjaak II,
+# so each plays GAMES games (issue 15's rows), and the fake at twice its time against CrazyWa.
+#
+# Usage: bench/clocks.sh [--cluster|--xboard] [--again] [GAMES] [CONTROLS...]
 #   GAMES     games per configuration (default 200; even)
 #   CONTROLS  a subset of: st0.05 st0.1 st1 byo0.1 fischer1+0.01 10byo0.1 (default: all)
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 mode=local
+xboard=no
 if [ "${1:-}" = --cluster ]; then mode=cluster; shift; fi
+if [ "${1:-}" = --xboard ]; then xboard=yes; shift; fi
 again=no
 if [ "${1:-}" = --again ]; then again=yes; shift; fi
 games="${1:-200}"
@@ -241,7 +246,8 @@ write_report() { # every kept row, in the order of all_controls
     echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
     for control in "${all_controls[@]}"; do
       for name in fsf-vs-fsf-$control-c1 builtin-vs-fsf-$control-c1 fsf-vs-fsf-$control-c2 \
-          builtin-vs-fsf-$control-c2 double-time-fake-$control-c1; do
+          builtin-vs-fsf-$control-c2 double-time-fake-$control-c1 crazywa-vs-sjaakii-$control-c1 \
+          double-time-fake-vs-crazywa-$control-c1; do
         if [ -f "$rows_dir/$name.md" ]; then sed -n 1p "$rows_dir/$name.md"; fi
       done
     done
@@ -286,6 +292,12 @@ configuration() { # label control concurrency games play-args... -> plays unless
 for control in "${controls[@]}"; do
   flags "$control" > /dev/null
   fake_games=$(( games < 10 ? games : 10 ))
+  if [ "$xboard" = yes ]; then
+    configuration crazywa-vs-sjaakii "$control" 1 "$games" -engine conf=crazywa -engine conf=sjaakii
+    configuration double-time-fake-vs-crazywa "$control" 1 "$fake_games" -engine name=double \
+      cmd="$root/taikai" arg=fake-engine arg=--think-ms arg="$(double_think "$control")" -engine conf=crazywa
+    continue
+  fi
   for concurrency in 1 2; do
     if [ "$mode" = cluster ]; then
       configuration fsf-vs-fsf "$control" "$concurrency" "$games" \

@@ -11,9 +11,7 @@ import dev.taikai.enginehost.session.Timeouts;
 import dev.taikai.enginehost.usi.UsiEngine;
 import dev.taikai.rules.Position;
 import dev.taikai.rules.Variant;
-import java.io.EOFException;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 
@@ -26,10 +24,6 @@ import java.nio.charset.StandardCharsets;
  * <p>Usage: DriverOverhead ENGINE-ID-OR-COMMAND VARIANT MOVES WARMUP
  */
 public final class DriverOverhead {
-    private final byte[] buffer = new byte[8192];
-    private int position;
-    private int limit;
-
     private DriverOverhead() {}
 
     public static void main(String[] args) throws Exception {
@@ -47,11 +41,11 @@ public final class DriverOverhead {
         }
         Process raw = new ProcessBuilder(spec.command()).start();
         OutputStream rawIn = raw.getOutputStream();
-        InputStream rawOut = raw.getInputStream();
+        PipeLines rawOut = new PipeLines(raw.getInputStream());
         rawIn.write(("usi\nsetoption name UCI_Variant value " + variant.name() + "\nisready\n")
                 .getBytes(StandardCharsets.US_ASCII));
         rawIn.flush();
-        readUntil(rawOut, "readyok");
+        rawOut.readUntil("readyok");
 
         String sfen = Position.start(variant).toSfen();
         PositionCommand position = PositionCommand.of(sfen);
@@ -68,7 +62,7 @@ public final class DriverOverhead {
             long rawStart = System.nanoTime();
             rawIn.write(rawCommand);
             rawIn.flush();
-            readUntil(rawOut, "bestmove");
+            rawOut.readUntil("bestmove");
             long rawNanos = System.nanoTime() - rawStart;
             if (i >= warmup) {
                 out.append(returned - requested)
@@ -84,28 +78,5 @@ public final class DriverOverhead {
         rawIn.flush();
         raw.destroy();
         System.out.print(out);
-    }
-
-    /** The baseline's reading: bytes into a buffer, lines compared to a prefix, nothing else. */
-    private void readUntil(InputStream in, String prefix) throws IOException {
-        StringBuilder line = new StringBuilder();
-        while (true) {
-            if (position == limit) {
-                limit = in.read(buffer);
-                position = 0;
-                if (limit < 0) {
-                    throw new EOFException("engine closed its output before '" + prefix + "'");
-                }
-            }
-            char ch = (char) buffer[position++];
-            if (ch == '\n') {
-                if (line.indexOf(prefix) == 0) {
-                    return;
-                }
-                line.setLength(0);
-            } else {
-                line.append(ch);
-            }
-        }
     }
 }

@@ -23,9 +23,11 @@ import dev.taikai.enginehost.session.StartResult;
 import dev.taikai.enginehost.session.Timeouts;
 import dev.taikai.rules.Color;
 import dev.taikai.rules.InvalidSfenException;
+import dev.taikai.rules.MoveException;
 import dev.taikai.rules.Notation;
 import dev.taikai.rules.Position;
 import dev.taikai.rules.Sfen;
+import dev.taikai.rules.Usi;
 import dev.taikai.rules.Variant;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -82,6 +84,11 @@ public final class XBoardEngine extends PipeEngine {
     private String boardStart;
 
     private List<String> boardMoves = new ArrayList<>();
+    /**
+     * The game's position after {@link #boardMoves}, by the rules, so that an illegal move is reported with
+     * the engine's own text; null where it cannot be known (a start the rules do not read).
+     */
+    private Position board;
     /** The clock settings sent since the last {@code new}, or null. */
     private String clockSettings;
     /** Sente or gote: the side the engine last moved for in this game, or null before its first move. */
@@ -425,6 +432,7 @@ public final class XBoardEngine extends PipeEngine {
     private Optional<EngineFailure> resetBoard(String startSfen) {
         boardStart = startSfen;
         boardMoves = new ArrayList<>();
+        board = Position.start(variant);
         clockSettings = null;
         return send("new\nvariant " + variantName + "\neasy\npost\nforce");
     }
@@ -462,6 +470,7 @@ public final class XBoardEngine extends PipeEngine {
         if (!sameGame) {
             boardStart = position.sfen();
             boardMoves = new ArrayList<>();
+            board = readable(position.sfen());
             clockSettings = null;
             commands.append("new\nvariant ").append(variantName).append("\neasy\npost\nforce\n");
             if (!position.sfen().equals(startSfen)) {
@@ -482,6 +491,7 @@ public final class XBoardEngine extends PipeEngine {
         for (String move :
                 position.moves().subList(boardMoves.size(), position.moves().size())) {
             commands.append(prefix).append(XBoardText.move(move)).append('\n');
+            board = played(board, move);
         }
         boardMoves = new ArrayList<>(position.moves());
         String settings = clockSettings(limits);
@@ -636,8 +646,40 @@ public final class XBoardEngine extends PipeEngine {
                     EngineFailure.Kind.PROTOCOL_ERROR,
                     "'" + EngineText.shown(line.text()) + "' does not name a move of a 5x5 board");
         }
+        if (board != null) {
+            try {
+                board = board.play(Usi.parse(board, usi.get(), Notation.LISHOGI));
+            } catch (MoveException e) {
+                // the referee would say the same of the USI text; said here with the engine's own
+                return fail(
+                        EngineFailure.Kind.PROTOCOL_ERROR,
+                        "illegal move '" + EngineText.shown(line.text()) + "' (" + usi.get() + " in USI): "
+                                + e.getMessage());
+            }
+        }
         boardMoves.add(usi.get());
         return best(usi.get(), line);
+    }
+
+    /** The position of {@code sfen} (in lishogi's letters), or null when the rules cannot read it. */
+    private Position readable(String sfen) {
+        try {
+            return Sfen.parse(variant, sfen);
+        } catch (InvalidSfenException e) {
+            return null;
+        }
+    }
+
+    /** {@code board} after the referee's {@code move}, or null when either is unknown. */
+    private static Position played(Position board, String move) {
+        if (board == null) {
+            return null;
+        }
+        try {
+            return board.play(Usi.parse(board, move, Notation.LISHOGI));
+        } catch (MoveException e) {
+            return null;
+        }
     }
 
     private MoveReply best(String move, OutputLine line) {

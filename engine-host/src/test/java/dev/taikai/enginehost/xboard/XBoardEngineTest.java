@@ -163,18 +163,18 @@ class XBoardEngineTest {
     }
 
     @Test
-    void resignationsIllegalMovesAndDrawOffersArePassedOnForTheRefereeToJudge() throws Exception {
+    void resignationsAreMovesIllegalMovesLoseWithTheEnginesTextAndDrawOffersAreKeptOnly() throws Exception {
         XBoardEngine resigning = XBoardSessions.startFake(Variant.KYOTOSHOGI, "--resign");
         assertEquals(
                 "resign",
                 assertInstanceOf(BestMove.class, goFrom(resigning, List.of())).move());
         resigning.close();
         XBoardEngine illegal = XBoardSessions.startFake(Variant.MINISHOGI, "--illegal-move");
-        String move =
-                assertInstanceOf(BestMove.class, goFrom(illegal, List.of())).move();
-        Position start = Position.start(Variant.MINISHOGI);
-        org.junit.jupiter.api.Assertions.assertThrows(
-                dev.taikai.rules.IllegalMoveException.class, () -> Usi.parse(start, move, Notation.LISHOGI));
+        EngineFailure refused = assertInstanceOf(EngineFailure.class, goFrom(illegal, List.of()));
+        assertEquals(EngineFailure.Kind.PROTOCOL_ERROR, refused.kind(), "an illegal move loses as one");
+        assertTrue(
+                refused.detail().matches("illegal move 'move [a-e][1-5][a-e][1-5]' \\(.* in USI\\): .*"),
+                refused.detail());
         illegal.close();
         XBoardEngine offering = XBoardSessions.startFake(Variant.MINISHOGI, "--offer-draw");
         XBoardEngine other = XBoardSessions.startFake(Variant.MINISHOGI);
