@@ -83,6 +83,8 @@ public final class XBoardEngine extends PipeEngine {
     /** What the engine's board holds since the last {@code new}: the game's start and the moves it was told. */
     private String boardStart;
 
+    private String startSfen;
+
     private List<String> boardMoves = new ArrayList<>();
     /**
      * The game's position after {@link #boardMoves}, by the rules, so that an illegal move is reported with
@@ -380,11 +382,16 @@ public final class XBoardEngine extends PipeEngine {
      * ping} is taken as ready at once. A missing pong within {@code millis} is a stall.
      */
     private Optional<EngineFailure> sync(long millis, List<OutputLine> seen) {
+        return sync("", millis, seen);
+    }
+
+    /** As {@link #sync(long, List)}, with {@code before} (lines, each ending in a newline) in the same write. */
+    private Optional<EngineFailure> sync(String before, long millis, List<OutputLine> seen) {
         if (!features.flag("ping", false)) {
-            return Optional.empty();
+            return before.isEmpty() ? Optional.empty() : send(before.substring(0, before.length() - 1));
         }
         int n = ++pings;
-        Optional<EngineFailure> sent = send("ping " + n);
+        Optional<EngineFailure> sent = send(before + "ping " + n);
         if (sent.isPresent()) {
             return sent;
         }
@@ -424,8 +431,16 @@ public final class XBoardEngine extends PipeEngine {
         }
         gamePlayed = true;
         playing = null;
-        Optional<EngineFailure> sent = resetBoard(Position.start(variant).toSfen(notation()));
+        Optional<EngineFailure> sent = resetBoard(startSfen());
         return sent.isPresent() ? sent : sync(timeouts.readyMillis(), new ArrayList<>());
+    }
+
+    /** The variant's start in the engine's notation, worked out once. */
+    private String startSfen() {
+        if (startSfen == null) {
+            startSfen = Position.start(variant).toSfen(notation());
+        }
+        return startSfen;
     }
 
     /** {@code new}, {@code variant}, {@code easy}, {@code post}, {@code force}: the engine's board at the start. */
@@ -463,7 +478,6 @@ public final class XBoardEngine extends PipeEngine {
         }
         connection.beginSearch();
         StringBuilder commands = new StringBuilder();
-        String startSfen = Position.start(variant).toSfen(notation());
         boolean sameGame = position.sfen().equals(boardStart)
                 && position.moves().size() >= boardMoves.size()
                 && position.moves().subList(0, boardMoves.size()).equals(boardMoves);
@@ -473,7 +487,7 @@ public final class XBoardEngine extends PipeEngine {
             board = readable(position.sfen());
             clockSettings = null;
             commands.append("new\nvariant ").append(variantName).append("\neasy\npost\nforce\n");
-            if (!position.sfen().equals(startSfen)) {
+            if (!position.sfen().equals(startSfen())) {
                 if (!features.flag("setboard", false)) {
                     return Optional.of(fail(
                             EngineFailure.Kind.VARIANT_UNSUPPORTED,
@@ -499,13 +513,8 @@ public final class XBoardEngine extends PipeEngine {
             commands.append(settings).append('\n');
             clockSettings = settings;
         }
-        commands.setLength(commands.length() - 1);
-        Optional<EngineFailure> sent = send(commands.toString());
-        if (sent.isPresent()) {
-            return sent;
-        }
         List<OutputLine> before = new ArrayList<>();
-        Optional<EngineFailure> synced = sync(timeouts.readyMillis(), before);
+        Optional<EngineFailure> synced = sync(commands.toString(), timeouts.readyMillis(), before);
         if (synced.isPresent()) {
             return synced;
         }
@@ -524,7 +533,7 @@ public final class XBoardEngine extends PipeEngine {
         // the engine's time starts as the go line is written, as with USI
         running.cpuAtGo = connection.cpu();
         running.goWrittenNanos = System.nanoTime();
-        sent = send(clocks + "go");
+        Optional<EngineFailure> sent = send(clocks + "go");
         if (sent.isPresent()) {
             return sent;
         }
