@@ -1,11 +1,12 @@
 # The engine-worker service: the Quarkus fast-jar from engine-worker/target/quarkus-app on a Debian JRE.
 # Build from the repository root after 'mvn -DskipTests package':
 #   docker build -f deploy/docker/engine-worker.Dockerfile -t taikai/engine-worker:0.1.0 .
-# The worker image carries the engines of the built-in catalog: Debian's fairy-stockfish (in /usr/games)
-# and util-linux for setsid, setpriv and prlimit, which start every engine in its own limits.
+# The worker image carries the engines of the built-in catalog: Debian's fairy-stockfish (USI), crazywa and
+# sjaakii (XBoard), all in /usr/games, and util-linux for setsid, setpriv and prlimit, which start every
+# engine in its own limits.
 FROM debian:bookworm-slim
 RUN apt-get update \
-    && apt-get install -y --no-install-recommends openjdk-17-jre-headless fairy-stockfish util-linux \
+    && apt-get install -y --no-install-recommends openjdk-17-jre-headless fairy-stockfish crazywa sjaakii util-linux \
     && rm -rf /var/lib/apt/lists/* \
     && useradd --uid 1001 --create-home taikai
 COPY --chown=1001:1001 engine-worker/target/quarkus-app/ /app/

@@ -469,10 +469,17 @@ class KubernetesManifestsTest {
             assertTrue(dockerfile.contains("COPY --chown=1001:1001 " + module + "/target/quarkus-app/ /app/"), module);
             assertTrue(dockerfile.contains("openjdk-17-jre-headless"), module + ": a Java 17 runtime");
         }
-        assertTrue(
-                Files.readString(ROOT.resolve("deploy/docker/engine-worker.Dockerfile"))
-                        .contains("fairy-stockfish util-linux"),
-                "the worker image carries Fairy-Stockfish and the tools engines start with");
+        String worker = Files.readString(ROOT.resolve("deploy/docker/engine-worker.Dockerfile"));
+        String installed = worker.lines()
+                .filter(line -> line.contains("apt-get install"))
+                .findFirst()
+                .orElseThrow();
+        for (var engine : dev.taikai.enginehost.catalog.Catalog.builtIn().engines()) {
+            assertTrue(
+                    installed.contains(" " + engine.command().get(0) + " "),
+                    "the worker image carries the built-in engine " + engine.id() + ": " + installed);
+        }
+        assertTrue(installed.contains(" util-linux"), "and the tools engines start with: " + installed);
     }
 
     @Test
