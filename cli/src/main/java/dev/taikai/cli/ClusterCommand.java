@@ -198,7 +198,7 @@ final class ClusterCommand implements Runnable {
             mixinStandardHelpOptions = true,
             description = {
                 "Runs a tournament file through the cluster: prints each game as it is counted, then the standings,"
-                        + " and writes the records folder of 'taikai run' (results.json, games/*.kif, all-games.kif, all-games.sfen, taikai.log;"
+                        + " and writes the records folder of 'taikai run' (results.json, games/*.kif, all-games.kif, all-games.sfen, taikai.log, report.html;"
                         + " logs/*.log.gz with 'engine-logs: true', and for a game whose engine failed) to the file's output.",
                 "Engines are named by catalog id (no command lines travel to the workers). Exit codes: 0 finished or"
                         + " SPRT concluded, 1 cancelled or failed, 2 bad tournament file or output."

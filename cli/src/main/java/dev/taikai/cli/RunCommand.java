@@ -35,7 +35,7 @@ import picocli.CommandLine.Unmatched;
                     + " Fischer;"
                     + " -timemargin for all engines, timemargin= for one.",
             "",
-            "Every finished game is recorded at once (results.json, games/*.kif, all-games.kif, all-games.sfen, taikai.log) in the records folder:"
+            "Every finished game is recorded at once (results.json, games/*.kif, all-games.kif, all-games.sfen, taikai.log, report.html) in the records folder:"
                     + " -out DIR (or the file's output:), else a new folder results/<name>-<date>-<time> for every run."
                     + " './taikai run --resume DIR' resumes an interrupted run, as does the same command with -out DIR. Exit codes: 0 finished (or SPRT concluded),"
                     + " 1 stopped by an engine that cannot be used, 2 bad tournament, 130 interrupted.",

@@ -158,8 +158,9 @@ class ClusterTest {
         assertTrue(
                 submitted
                         .out()
-                        .contains("Records: " + clusterRecords
-                                + " (results.json, games/*.kif, all-games.kif, all-games.sfen, taikai.log)"),
+                        .contains(
+                                "Records: " + clusterRecords
+                                        + " (results.json, games/*.kif, all-games.kif, all-games.sfen, taikai.log, report.html)"),
                 submitted.out());
 
         assertEquals(0, taikai(new StringWriter(), new StringWriter(), "run", file.toString()));

@@ -101,7 +101,17 @@ public final class Standings {
 
     /** Pairs of games between the two (same round, pairing and opening) with both games finished. */
     public synchronized Pentanomial pentanomial(String engine, String opponent) {
+        List<Pentanomial> path = pentanomialPath(engine, opponent);
+        return path.isEmpty() ? Pentanomial.EMPTY : path.get(path.size() - 1);
+    }
+
+    /**
+     * The pentanomial counts after each pair of games between the two was complete, in the order the pairs
+     * were completed: an SPRT's path (its LLR after each pair).
+     */
+    public synchronized List<Pentanomial> pentanomialPath(String engine, String opponent) {
         Map<String, Double> firstGames = new LinkedHashMap<>();
+        List<Pentanomial> path = new ArrayList<>();
         Pentanomial pairs = Pentanomial.EMPTY;
         for (GameRecord game : games.values()) {
             if (!(plays(game, engine) && plays(game, opponent))) {
@@ -114,9 +124,10 @@ public final class Standings {
                 firstGames.put(key, game.scoreOf(engine));
             } else {
                 pairs = pairs.plus(other, game.scoreOf(engine));
+                path.add(pairs);
             }
         }
-        return pairs;
+        return path;
     }
 
     /**

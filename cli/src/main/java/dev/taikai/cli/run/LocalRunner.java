@@ -181,7 +181,7 @@ public final class LocalRunner {
                         moves);
             }
             out.printf(
-                    "%nRecords: %s (results.json, games/*.kif, all-games.kif, all-games.sfen, taikai.log)%n",
+                    "%nRecords: %s (results.json, games/*.kif, all-games.kif, all-games.sfen, taikai.log, report.html)%n",
                     records.directory());
             out.flush();
         }

@@ -116,7 +116,7 @@ public final class RecordsFolder {
                 run.summary().forEach(out::println);
             }
             out.printf(
-                    "%nRecords: %s (results.json, games/*.kif, all-games.kif, all-games.sfen, taikai.log%s)%n",
+                    "%nRecords: %s (results.json, games/*.kif, all-games.kif, all-games.sfen, taikai.log, report.html%s)%n",
                     folder.directory(),
                     logged == 0 ? "" : ", logs/*.log.gz: " + Plural.of(logged, "engine log", "engine logs"));
         }

@@ -43,6 +43,10 @@ final class RunRecords implements AutoCloseable {
     static final String KIF_ARCHIVE = "all-games.kif";
     /** Every game on one line: start SFEN and USI moves. */
     static final String SFEN_ARCHIVE = "all-games.sfen";
+    /** The run's results as a page that opens from disk ({@link ReportPage}). */
+    static final String REPORT = "report.html";
+    /** How often report.html is written while games end (and always when the run opens and ends). */
+    private static final long REPORT_EVERY_NANOS = 2_000_000_000L;
 
     private final RunPlan plan;
     /** The run whose records these are (a league's table goes into results.json). */
@@ -56,6 +60,8 @@ final class RunRecords implements AutoCloseable {
     private final List<String> warnings = new ArrayList<>();
     private long gamesEnd;
     private int gamesWritten;
+    /** When report.html was last written ({@link System#nanoTime}), or 0. */
+    private long reportWrittenNanos;
 
     private RunRecords(RunPlan plan, TournamentRun run, Path dir, FileChannel journal, RandomAccessFile results) {
         this.plan = plan;
@@ -106,6 +112,7 @@ final class RunRecords implements AutoCloseable {
         records.restoreGameFiles();
         records.rewriteResults(null);
         records.rewriteArchives(records.resumed);
+        records.writeReport(null, false);
         return records;
     }
 
@@ -267,6 +274,9 @@ final class RunRecords implements AutoCloseable {
         writeKif(dir.resolve("games").resolve(record.id() + ".kif"), kifText);
         appendResult(game, standings);
         appendToArchives(kifText + "\n", sfenLine(record) + "\n");
+        if (System.nanoTime() - reportWrittenNanos >= REPORT_EVERY_NANOS) {
+            writeReport(standings, false);
+        }
         Files.writeString(
                 dir.resolve("taikai.log"),
                 logLine(record),
@@ -342,6 +352,30 @@ final class RunRecords implements AutoCloseable {
         resumed.addAll(standings.records());
         rewriteResults(standings);
         rewriteArchives(resumed);
+        writeReport(standings, true);
+    }
+
+    /**
+     * Writes {@value #REPORT} from results.json as it is now, whole or not at all; {@code finished} when the
+     * run has ended (the page then no longer asks to be reloaded).
+     */
+    private void writeReport(Standings standings, boolean finished) throws IOException {
+        Path report = dir.resolve(REPORT);
+        Path temporary = dir.resolve(REPORT + ".tmp");
+        List<String> match = plan.spec().entrants().size() == 2
+                ? plan.spec().entrants().stream().map(e -> e.name()).toList()
+                : List.of();
+        Files.writeString(
+                temporary,
+                ReportPage.render(
+                        Files.readString(dir.resolve("results.json"), StandardCharsets.UTF_8),
+                        standings,
+                        plan.spec().sprt(),
+                        match,
+                        finished),
+                StandardCharsets.UTF_8);
+        Files.move(temporary, report, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        reportWrittenNanos = System.nanoTime();
     }
 
     /** The run's archives, from the journal's games: written anew (at the start and the end of a run). */

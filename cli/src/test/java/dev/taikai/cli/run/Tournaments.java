@@ -63,4 +63,38 @@ public final class Tournaments {
         }
         return replay;
     }
+
+    /**
+     * Plays an SPRT match of two quick fakes, one of which resigns every game, into {@code dir/out} (it
+     * concludes after a few pairs); the records folder.
+     */
+    public static Path playSprtMatch(Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("sprt.yaml"),
+                "name: sprt\nvariant: minishogi\nformat: match\nrounds: 100\ngames: 2\n"
+                        + "time-control: nodes 1\nconcurrency: 1\noutput: out\n"
+                        + "sprt: {elo0: 0, elo1: 10, alpha: 0.05, beta: 0.05}\nengines:\n"
+                        + fakeEntry("candidate", "--think-ms", "0")
+                        + fakeEntry("baseline", "--think-ms", "0", "--resign"));
+        RunPlan plan = TournamentFile.read(dir.resolve("sprt.yaml"));
+        Run run = run(plan, dev.taikai.enginehost.session.Timeouts.DEFAULT);
+        if (run.ending() != LocalRunner.Ending.SPRT_CONCLUDED) {
+            throw new AssertionError("the SPRT match did not conclude: " + run.progress());
+        }
+        return plan.output();
+    }
+
+    /** Plays two Kyoto shogi games of random moves (at most 40 plies each) into {@code dir/games}; the folder. */
+    public static Path playRandomGames(Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("random.yaml"),
+                "name: random\nvariant: kyotoshogi\nformat: match\nrounds: 1\ngames: 2\n"
+                        + "time-control: nodes 1\nconcurrency: 1\noutput: games\nadjudication: {move-limit: 40}\n"
+                        + "engines:\n"
+                        + fakeEntry("alpha", "--think-ms", "0", "--seed", "11")
+                        + fakeEntry("beta", "--think-ms", "0", "--seed", "12"));
+        RunPlan plan = TournamentFile.read(dir.resolve("random.yaml"));
+        run(plan, dev.taikai.enginehost.session.Timeouts.DEFAULT);
+        return plan.output();
+    }
 }

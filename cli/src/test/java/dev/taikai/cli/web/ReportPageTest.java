@@ -1,0 +1,108 @@
+package dev.taikai.cli.web;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.taikai.cli.run.Tournaments;
+import dev.taikai.rules.Game;
+import dev.taikai.testkit.Await;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+
+/**
+ * report.html, the page a local run writes: opened from disk in headless Chromium with no network, it
+ * shows the numbers of results.json, plots the SPRT's LLR path, and its viewer replays a game to the
+ * record's final position.
+ */
+@Timeout(value = 300, unit = TimeUnit.SECONDS)
+class ReportPageTest {
+    @Test
+    void theReportOpensOfflineAndShowsTheRunsNumbersAndGames(@TempDir Path dir) throws Exception {
+        Path out = Tournaments.playSprtMatch(dir);
+        Path report = out.resolve("report.html");
+        String html = Files.readString(report);
+        assertFalse(html.matches("(?s).*(src|href)=\"https?:.*"), "nothing is loaded from the network");
+        assertTrue(html.contains("\"finished\":true"), "the last report is the finished run's");
+        try (var listing = Files.list(out)) {
+            assertFalse(listing.anyMatch(p -> p.getFileName().toString().endsWith(".tmp")), "written whole");
+        }
+        JsonNode results = Tournaments.results(out);
+
+        try (Browser browser = Browser.start(true)) {
+            var driver = browser.driver();
+            driver.get(report.toUri().toString());
+            for (JsonNode row : results.get("standings")) {
+                WebElement shown = driver.findElement(By.cssSelector(
+                        "#standings tr[data-engine='" + row.get("engine").asText() + "']"));
+                assertEquals(
+                        row.get("points").asDouble(),
+                        Double.parseDouble(shown.getAttribute("data-points")),
+                        shown.getText());
+                assertEquals(row.get("games").asText(), shown.getAttribute("data-games"));
+                assertTrue(
+                        shown.getText()
+                                .contains(String.format(
+                                        java.util.Locale.ROOT,
+                                        "%.1f",
+                                        row.get("elo").asDouble())),
+                        shown.getText());
+            }
+            String sprt = driver.findElement(By.cssSelector("#match tr[data-measure='sprt']"))
+                    .getText();
+            assertTrue(
+                    sprt.contains(results.get("match").get("sprt").get("status").asText()), sprt);
+            assertFalse(
+                    driver.findElements(By.cssSelector("#match .plot canvas")).isEmpty(), "the LLR path is drawn");
+            browser.screenshot(Path.of("target", "screenshots", "report-standings.png"));
+
+            Path kyoto = Tournaments.playRandomGames(dir);
+            driver.get(kyoto.resolve("report.html").toUri().toString());
+            JsonNode game = longest(Tournaments.results(kyoto).get("games"));
+            driver.findElement(By.cssSelector(
+                            "#games tr[data-game='" + game.get("id").asText() + "']"))
+                    .click();
+            driver.findElement(By.id("viewer-last")).click();
+            WebElement board = driver.findElement(By.id("viewer-board"));
+            String expected = finalBoard(game);
+            Await.until(
+                    Duration.ofSeconds(10),
+                    "the viewer shows the final position " + expected,
+                    () -> expected.equals(board.getAttribute("data-board-sfen")),
+                    () -> board.getAttribute("data-board-sfen"));
+            assertEquals(String.valueOf(game.get("plies").asInt()), board.getAttribute("data-ply"));
+            assertFalse(
+                    driver.findElements(By.cssSelector("#viewer .plot canvas")).isEmpty(), "the evaluation graph");
+            driver.findElement(By.id("viewer-first")).click();
+            assertEquals(game.get("start_sfen").asText().split(" ")[0], board.getAttribute("data-board-sfen"));
+            assertEquals(25, board.findElements(By.cssSelector(".square")).size());
+            driver.findElement(By.id("viewer-next")).click();
+            assertEquals("1", board.getAttribute("data-ply"));
+            browser.screenshot(Path.of("target", "screenshots", "report-viewer.png"));
+        }
+    }
+
+    private static JsonNode longest(JsonNode games) {
+        JsonNode longest = games.get(0);
+        for (JsonNode game : games) {
+            if (game.get("plies").asInt() > longest.get("plies").asInt()) {
+                longest = game;
+            }
+        }
+        return longest;
+    }
+
+    /** The board part of the game's final position, by the rules. */
+    private static String finalBoard(JsonNode game) throws Exception {
+        Game replay = Tournaments.replay(game);
+        return replay.position().toSfen().split(" ")[0];
+    }
+}
