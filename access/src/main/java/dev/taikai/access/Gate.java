@@ -68,10 +68,74 @@ public final class Gate {
     }
 
     private final Tokens tokens;
+    /** Browser sessions opened with a token ({@link #login}), 12 hours each. */
+    private final Sessions sessions = new Sessions(12 * 3600 * 1000L);
+
+    private volatile boolean publicReads;
 
     /** @param tokens the tokens in force; null switches access control off */
     public Gate(Tokens tokens) {
         this.tokens = tokens;
+    }
+
+    /**
+     * Opens the reads a viewer may make to everyone ({@link Policy#publicRead}): a public dashboard. The
+     * rest still needs a token.
+     */
+    public Gate withPublicReads(boolean open) {
+        this.publicReads = open;
+        return this;
+    }
+
+    public boolean publicReads() {
+        return publicReads;
+    }
+
+    /**
+     * A browser session for the holder of {@code token} (any role that may read), or empty when the token
+     * is unknown or revoked. With access control off, an empty session id: nothing to check.
+     */
+    public Optional<String> login(String token) {
+        if (tokens == null) {
+            return Optional.of("");
+        }
+        Optional<Caller> caller =
+                token == null || token.length() > 1024 ? Optional.empty() : tokens.authenticate(token.strip());
+        if (caller.isEmpty()
+                || !Policy.allowed("GET /api/tournaments").contains(caller.get().role())) {
+            return Optional.empty();
+        }
+        return Optional.of(sessions.open(Tokens.hash(token.strip())));
+    }
+
+    public void logout(String sessionId) {
+        sessions.close(sessionId);
+    }
+
+    /**
+     * The decision for a request that brings a session cookie ({@code sessionId}, or null) instead of a
+     * token: reads only (HTTP GET), with the role of the token the session was opened with, while that
+     * token stands. A public dashboard's reads pass without one.
+     */
+    public Decision checkSession(String operation, String sessionId) {
+        if (tokens == null || Policy.open(operation) || (publicReads && Policy.publicRead(operation))) {
+            return new Allowed(null);
+        }
+        if (sessionId == null || sessionId.isBlank()) {
+            return new Unauthenticated("no credentials: log in, or send 'authorization: Bearer <token>'");
+        }
+        if (!operation.startsWith("GET ")) {
+            return new Denied("a browser session only reads; send 'authorization: Bearer <token>' for " + operation);
+        }
+        Optional<Caller> caller = sessions.tokenHash(sessionId).flatMap(tokens::byHash);
+        if (caller.isEmpty()) {
+            return new Unauthenticated("the session has ended (logged out, expired, or its token revoked): log in");
+        }
+        if (!Policy.allowed(operation).contains(caller.get().role())) {
+            return new Denied(
+                    "'" + caller.get().name() + "' (" + caller.get().role().id() + ") may not call " + operation);
+        }
+        return new Allowed(caller.get());
     }
 
     public boolean enforcing() {
@@ -81,6 +145,9 @@ public final class Gate {
     /** @param authorization the request's {@code authorization} header or metadata, or null */
     public Decision check(String operation, String authorization) {
         if (tokens == null || Policy.open(operation)) {
+            return new Allowed(null);
+        }
+        if (publicReads && Policy.publicRead(operation) && (authorization == null || authorization.isBlank())) {
             return new Allowed(null);
         }
         if (authorization == null || authorization.isBlank()) {

@@ -38,15 +38,36 @@ public final class Policy {
             Map.entry("GET /api/tournaments/*/standings", READERS),
             Map.entry("GET /api/tournaments/*/games", READERS),
             Map.entry("GET /api/tournaments/*/games/*/log", READERS),
+            Map.entry("GET /api/live", READERS),
+            Map.entry("GET /api/cluster", READERS),
             Map.entry("GET /q/metrics", EnumSet.of(Role.ADMIN, Role.VIEWER)));
 
     private Policy() {}
 
-    /** True for operations anyone may call without a token: gRPC and HTTP health checks. */
+    /**
+     * True for operations anyone may call without a token: gRPC and HTTP health checks, the dashboard's
+     * static files (pages, scripts and styles hold no data; the data behind them needs a token or a
+     * session), and logging in and out.
+     */
     public static boolean open(String operation) {
         return operation.startsWith("grpc.health.v1.Health/")
                 || operation.equals("GET /q/health")
-                || operation.startsWith("GET /q/health/");
+                || operation.startsWith("GET /q/health/")
+                || operation.equals("GET /")
+                || operation.startsWith("GET /ui/")
+                || operation.startsWith("GET /webjars/")
+                || operation.equals("POST /api/login")
+                || operation.equals("POST /api/logout");
+    }
+
+    /**
+     * True for the reads a public dashboard opens to everyone (a league that wants Floodgate-style public
+     * pages): what a viewer may read over HTTP, but the metrics and the engine logs.
+     */
+    public static boolean publicRead(String operation) {
+        return operation.startsWith("GET /api/")
+                && !operation.endsWith("/log")
+                && allowed(operation).contains(Role.VIEWER);
     }
 
     /** The roles that may call {@code operation}; empty when nobody may. */

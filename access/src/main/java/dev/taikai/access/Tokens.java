@@ -72,6 +72,12 @@ public final class Tokens {
         return Optional.ofNullable(byHash.get(hash(token)));
     }
 
+    /** The caller of the token whose hash is {@code tokenHash}, while the file lists it (a session's check). */
+    public Optional<Caller> byHash(String tokenHash) {
+        refreshIfChanged();
+        return Optional.ofNullable(byHash.get(tokenHash));
+    }
+
     /** The last error reading the file again, or null; the tokens read before it stay in force. */
     public String problem() {
         return problem;

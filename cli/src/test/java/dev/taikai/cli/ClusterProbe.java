@@ -175,4 +175,30 @@ final class ClusterProbe {
     interface Check {
         boolean holds() throws Exception;
     }
+
+    /** Replays a record's moves with the rules (each must be legal); the game as it ended. */
+    static dev.taikai.rules.Game replay(dev.taikai.proto.common.v1.GameRecord record) throws Exception {
+        dev.taikai.rules.Variant variant =
+                record.getAssignment().getVariant() == dev.taikai.proto.common.v1.Variant.VARIANT_KYOTOSHOGI
+                        ? dev.taikai.rules.Variant.KYOTOSHOGI
+                        : dev.taikai.rules.Variant.MINISHOGI;
+        dev.taikai.rules.Game game =
+                new dev.taikai.rules.Game(dev.taikai.rules.Sfen.parse(variant, record.getStartSfen()));
+        for (var move : record.getMovesList()) {
+            game.play(move.getMove(), dev.taikai.rules.Notation.FAIRY_STOCKFISH);
+        }
+        return game;
+    }
+
+    /** Writes {@code dir/fakes.yaml}: a catalog of three quick fakes, fake-a to fake-c; its path. */
+    static Path threeFakes(Path dir) throws IOException {
+        Path file = dir.resolve("fakes.yaml");
+        Files.writeString(
+                file,
+                "engines:\n"
+                        + dev.taikai.cli.run.Tournaments.fakeEntry("fake-a", "--seed", "1", "--think-ms", "5")
+                        + dev.taikai.cli.run.Tournaments.fakeEntry("fake-b", "--seed", "2", "--think-ms", "5")
+                        + dev.taikai.cli.run.Tournaments.fakeEntry("fake-c", "--seed", "3", "--think-ms", "5"));
+        return file;
+    }
 }

@@ -14,7 +14,6 @@ import dev.taikai.cli.cluster.SchedulerClient;
 import dev.taikai.cli.run.Tournaments;
 import dev.taikai.deploy.LoopbackPorts;
 import dev.taikai.proto.common.v1.GameRecord;
-import dev.taikai.proto.common.v1.MoveRecord;
 import dev.taikai.proto.common.v1.Termination;
 import dev.taikai.proto.scheduler.v1.CancelTournamentRequest;
 import dev.taikai.proto.scheduler.v1.GetGameRecordsResponse;
@@ -26,9 +25,6 @@ import dev.taikai.proto.worker.v1.EngineWorkerGrpc;
 import dev.taikai.proto.worker.v1.SessionEvent;
 import dev.taikai.proto.worker.v1.SessionRequest;
 import dev.taikai.proto.worker.v1.StartEngine;
-import dev.taikai.rules.Game;
-import dev.taikai.rules.Sfen;
-import dev.taikai.rules.Variant;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.NettyChannelBuilder;
@@ -1040,13 +1036,7 @@ class ClusterTest {
     }
 
     private static void replay(GameRecord record) throws Exception {
-        Variant variant = record.getAssignment().getVariant() == dev.taikai.proto.common.v1.Variant.VARIANT_MINISHOGI
-                ? Variant.MINISHOGI
-                : Variant.KYOTOSHOGI;
-        Game game = new Game(Sfen.parse(variant, record.getStartSfen()));
-        for (MoveRecord move : record.getMovesList()) {
-            game.play(move.getMove());
-        }
+        ClusterProbe.replay(record);
     }
 
     private static String get(String url) throws Exception {

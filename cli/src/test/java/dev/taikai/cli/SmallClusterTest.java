@@ -36,12 +36,7 @@ class SmallClusterTest {
 
     @BeforeAll
     static void up() throws Exception {
-        Files.writeString(
-                dir.resolve("fakes.yaml"),
-                "engines:\n"
-                        + Tournaments.fakeEntry("fake-a", "--seed", "1", "--think-ms", "5")
-                        + Tournaments.fakeEntry("fake-b", "--seed", "2", "--think-ms", "5")
-                        + Tournaments.fakeEntry("fake-c", "--seed", "3", "--think-ms", "5"));
+        ClusterProbe.threeFakes(dir);
         cluster = ClusterProbe.start(
                 dir.resolve("cluster"),
                 new LocalCluster.Shape(1, 1, 2, 2, dir.resolve("fakes.yaml").toString()));

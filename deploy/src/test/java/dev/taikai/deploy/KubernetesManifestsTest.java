@@ -127,6 +127,36 @@ class KubernetesManifestsTest {
         return objects;
     }
 
+    /** Every Ingress backend names a Service of the overlay and a port that Service has, by name. */
+    private static void checkIngressesReachAService(List<HasMetadata> objects, String overlay) {
+        int backends = 0;
+        for (HasMetadata object : objects) {
+            if (!(object instanceof io.fabric8.kubernetes.api.model.networking.v1.Ingress ingress)) {
+                continue;
+            }
+            for (var rule : ingress.getSpec().getRules()) {
+                for (var path : rule.getHttp().getPaths()) {
+                    var backend = path.getBackend().getService();
+                    var service = objects.stream()
+                            .filter(o -> o instanceof io.fabric8.kubernetes.api.model.Service
+                                    && o.getMetadata().getName().equals(backend.getName()))
+                            .map(o -> (io.fabric8.kubernetes.api.model.Service) o)
+                            .findFirst()
+                            .orElseThrow(() -> new AssertionError(overlay + ": Ingress "
+                                    + ingress.getMetadata().getName() + " names no Service " + backend.getName()));
+                    assertTrue(
+                            service.getSpec().getPorts().stream()
+                                    .anyMatch(p ->
+                                            p.getName().equals(backend.getPort().getName())),
+                            overlay + ": Service " + backend.getName() + " has no port "
+                                    + backend.getPort().getName());
+                    backends++;
+                }
+            }
+        }
+        assertTrue(backends > 0, overlay + ": the dashboard's Ingress");
+    }
+
     /** Walks a model object and reports every field that landed in additionalProperties (an unknown field). */
     private static void unknownFields(Object value, String path, List<String> unknown, int depth) {
         if (value == null || depth > 30) {
@@ -172,6 +202,7 @@ class KubernetesManifestsTest {
 
     private static void check(List<HasMetadata> objects, String overlay) throws IOException {
         checkWorkersHostAGame(objects, overlay);
+        checkIngressesReachAService(objects, overlay);
         Set<String> configMaps = names(objects, "ConfigMap");
         Set<String> secrets = names(objects, "Secret");
         Map<String, PodTemplateSpec> workloads = new LinkedHashMap<>();

@@ -3,6 +3,7 @@ package dev.taikai.events;
 import com.google.protobuf.InvalidProtocolBufferException;
 import dev.taikai.proto.events.v1.EngineLogEvent;
 import dev.taikai.proto.events.v1.GameRecordEvent;
+import dev.taikai.proto.events.v1.LiveEvent;
 import dev.taikai.proto.events.v1.PairingEvent;
 import dev.taikai.proto.events.v1.TournamentEvent;
 
@@ -19,6 +20,8 @@ public final class Topics {
     public static final String GAMES = "taikai.games";
     /** Finished games' engine logs, keyed by game id; deleted after 7 days. */
     public static final String ENGINE_LOGS = "taikai.engine-logs";
+    /** What referees play now, for watchers, keyed by referee id; deleted after an hour. */
+    public static final String LIVE = "taikai.live";
     /** Values no consumer could read, with the reason in a header; kept for people to look at. */
     public static final String DEAD_LETTERS = "taikai.dead-letters";
 
@@ -70,6 +73,16 @@ public final class Topics {
             return event;
         } catch (InvalidProtocolBufferException e) {
             throw new Poison("not an EngineLogEvent: " + e.getMessage());
+        }
+    }
+
+    public static LiveEvent live(byte[] value) throws Poison {
+        try {
+            LiveEvent event = LiveEvent.parseFrom(value);
+            version(event.getSchemaVersion());
+            return event;
+        } catch (InvalidProtocolBufferException e) {
+            throw new Poison("not a LiveEvent: " + e.getMessage());
         }
     }
 

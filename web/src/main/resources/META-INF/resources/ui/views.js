@@ -153,7 +153,7 @@ Taikai.views = (function () {
         { label: 'lower bound', stroke: '#d62728', dash: [4, 4] },
         { label: 'upper bound', stroke: '#2ca02c', dash: [4, 4] }
       ], [games, llrPath.map(function (p) { return p[1]; }), games.map(function () { return m.sprt.lower_bound; }),
-        games.map(function () { return m.sprt.upper_bound; })]);
+        games.map(function () { return m.sprt.upper_bound; })], { axes: [{ incrs: [2, 4, 10, 20, 50, 100, 200, 500] }, {}] });
     }
   }
 
@@ -173,7 +173,7 @@ Taikai.views = (function () {
       series.push({ label: e, stroke: COLORS[i % COLORS.length], width: 2, spanGaps: false });
       data.push(rounds.map(function (r) { return byRound[r] === undefined || byRound[r] === null ? null : byRound[r]; }));
     });
-    var chart = plot(s, 'Rating history (Elo)', series, data);
+    var chart = plot(s, 'Rating history (Elo)', series, data, { axes: [{ incrs: [1, 2, 5, 10, 20, 50, 100] }, {}] });
     if (chart) s.setAttribute('data-plotted', String(rounds.length));
     var t = table(['Engine', 'Elo', '±95%', 'Games', 'In the pool']);
     (l.ratings || []).forEach(function (r) {

@@ -43,10 +43,20 @@ public class AccessControl {
     @ConfigProperty(name = "taikai.auth.disabled", defaultValue = "false")
     boolean disabled;
 
+    /** A public dashboard: everything a viewer may read over HTTP is open to everyone (docs/access.md). */
+    @ConfigProperty(name = "taikai.dashboard.public", defaultValue = "false")
+    boolean publicDashboard;
+
+    /** The name of the HttpOnly cookie that carries a browser session. */
+    public static final String SESSION_COOKIE = "taikai_session";
+
     @Produces
     @Singleton
     Gate gate() throws Tokens.Invalid {
-        Gate gate = Gate.configured(tokensFile.orElse(null), disabled);
+        Gate gate = Gate.configured(tokensFile.orElse(null), disabled).withPublicReads(publicDashboard);
+        if (publicDashboard) {
+            LOG.warn("the dashboard is public (taikai.dashboard.public=true): anyone may read the tournaments");
+        }
         if (gate.enforcing()) {
             LOG.info(gate.describe());
         } else {
@@ -58,9 +68,12 @@ public class AccessControl {
     /** Runs before every other route: a request without the right token gets 401 or 403 and goes no further. */
     void guard(@Observes Router router, Gate gate) {
         router.route().order(Integer.MIN_VALUE).handler(context -> {
-            Gate.Decision decision = gate.check(
-                    Policy.http(context.request().method().name(), context.normalizedPath()),
-                    context.request().getHeader("Authorization"));
+            String operation = Policy.http(context.request().method().name(), context.normalizedPath());
+            String authorization = context.request().getHeader("Authorization");
+            var cookie = context.request().getCookie(SESSION_COOKIE);
+            Gate.Decision decision = (authorization == null || authorization.isBlank()) && cookie != null
+                    ? gate.checkSession(operation, cookie.getValue())
+                    : gate.check(operation, authorization);
             if (decision instanceof Gate.Allowed allowed) {
                 if (allowed.caller() != null) {
                     context.put(CALLER, allowed.caller().name());

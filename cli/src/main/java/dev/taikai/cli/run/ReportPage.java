@@ -44,7 +44,7 @@ final class ReportPage {
                 path.addArray().add(2 * (i + 1)).add(sprt.llr(pairs.get(i)));
             }
         }
-        String page = resource(UI + "report.html");
+        String page = resource("dev/taikai/web/report.html");
         page = page.replace("/*taikai:uplot.css*/", resource(UPLOT + "uPlot.min.css"))
                 .replace("/*taikai:taikai.css*/", resource(UI + "taikai.css"))
                 .replace("/*taikai:uplot.js*/", script(resource(UPLOT + "uPlot.iife.min.js")))

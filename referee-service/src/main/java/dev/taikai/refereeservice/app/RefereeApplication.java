@@ -1,7 +1,10 @@
 package dev.taikai.refereeservice.app;
 
 import dev.taikai.access.grpc.BearerToken;
+import dev.taikai.proto.events.v1.RefereeStatus;
+import dev.taikai.proto.events.v1.WorkerStatus;
 import dev.taikai.referee.game.Pairing;
+import dev.taikai.refereeservice.kafka.LiveFeed;
 import dev.taikai.refereeservice.kafka.PairingConsumer;
 import dev.taikai.refereeservice.kafka.TournamentStatuses;
 import dev.taikai.refereeservice.live.LiveGames;
@@ -86,6 +89,11 @@ public class RefereeApplication {
     MeterRegistry registry;
 
     private final LiveGames live = new LiveGames(1000);
+    /** How often the referee's state goes on the live topic. */
+    private static final int LIVE_STATUS_SECONDS = 5;
+
+    private LiveFeed liveFeed;
+    private ScheduledExecutorService liveStatus;
     private WorkerPool workerPool;
     private SessionPool sessions;
     private TournamentStatuses statuses;
@@ -145,17 +153,47 @@ public class RefereeApplication {
                 consumerProps, producer, statuses, maxGames, pairing -> play(games, pairing, metrics), metrics);
         new KafkaClientMetrics(producer).bindTo(registry);
         metrics.lag(consumer);
+        liveFeed = new LiveFeed(producer, refereeId);
+        live.feedTo(liveFeed);
         thread(statuses, "referee-tournaments");
         thread(consumer, "referee-pairings");
+        thread(liveFeed, "referee-live");
         housekeeping = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread t = new Thread(r, "referee-housekeeping");
             t.setDaemon(true);
             return t;
         });
         housekeeping.scheduleWithFixedDelay(sessions::closeStale, 1, 1, TimeUnit.SECONDS);
+        // the referee's state for the dashboard; its own thread, as a capacity poll may take seconds
+        liveStatus = Executors.newSingleThreadScheduledExecutor(r -> {
+            Thread t = new Thread(r, "referee-live-status");
+            t.setDaemon(true);
+            return t;
+        });
+        liveStatus.scheduleWithFixedDelay(this::publishStatus, 0, LIVE_STATUS_SECONDS, TimeUnit.SECONDS);
         LOG.infof(
                 "referee %s: up to %d games at once, workers %s, Kafka %s, transport allowance %d ms",
                 refereeId, maxGames, workers, bootstrapServers, transportAllowanceMillis);
+    }
+
+    /** The referee's games and its workers' capacities, on the live topic. */
+    private void publishStatus() {
+        try {
+            RefereeStatus.Builder status = RefereeStatus.newBuilder()
+                    .setGamesInPlay(live.playing().size())
+                    .setGamesCapacity(maxGames);
+            workerPool
+                    .capacities()
+                    .forEach((address, capacity) -> status.addWorkers(WorkerStatus.newBuilder()
+                            .setWorkerId(capacity.getWorkerId())
+                            .setAddress(address)
+                            .setSlots(capacity.getSlots())
+                            .setFree(Math.max(0, capacity.getFree()))
+                            .setReachable(capacity.getFree() >= 0)));
+            liveFeed.status(status);
+        } catch (RuntimeException e) {
+            LOG.debugf("live status not published: %s", e.getMessage());
+        }
     }
 
     /** Sends the referee's token with every call to a worker; nothing when none is configured. */
@@ -239,6 +277,12 @@ public class RefereeApplication {
         consumer.close();
         statuses.close();
         housekeeping.shutdownNow();
+        if (liveStatus != null) {
+            liveStatus.shutdownNow();
+        }
+        if (liveFeed != null) {
+            liveFeed.close();
+        }
         sessions.close();
         workerPool.close();
         producer.close();

@@ -22,6 +22,16 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * everything so far at once and then each event as it happens; it must be quick and must not throw.
  */
 public final class LiveGames {
+    /**
+     * Receives every game's events as they happen (the live topic's publisher): started, each move,
+     * finished with the record, and an event with nothing set when a game is abandoned. It must not block.
+     */
+    public interface Feed {
+        Feed NONE = (gameId, event) -> {};
+
+        void event(String gameId, GameEvent event);
+    }
+
     /** Receives one game's events; {@link #end} after the last. */
     public interface Watcher {
         void event(GameEvent event);
@@ -76,6 +86,7 @@ public final class LiveGames {
         /** Records and sends an event; under the game's lock, so a new watcher sees each event once. */
         private synchronized void publish(GameEvent event) {
             events.add(event);
+            feed.event(pairing.gameId(), event);
             for (Watcher watcher : watchers) {
                 watcher.event(event);
             }
@@ -83,9 +94,13 @@ public final class LiveGames {
     }
 
     private final int keep;
+    /** Where every event also goes ({@link #feedTo}); none until the service has its Kafka producer. */
+    private volatile Feed feed = Feed.NONE;
+
     private final Map<String, Live> live = new LinkedHashMap<>();
     private final LinkedHashMap<String, GameRecord> finished;
 
+    /** Keeps the last {@code keep} finished games. */
     public LiveGames(int keep) {
         this.keep = keep;
         this.finished = new LinkedHashMap<>(16, 0.75f, false) {
@@ -94,6 +109,11 @@ public final class LiveGames {
                 return size() > LiveGames.this.keep;
             }
         };
+    }
+
+    /** Sends every event from now on to {@code feed} too. */
+    public void feedTo(Feed feed) {
+        this.feed = feed;
     }
 
     /** Registers a game about to be played and returns the observer to play it with. */
@@ -110,6 +130,7 @@ public final class LiveGames {
             game = live.remove(pairing.gameId());
             finished.put(pairing.gameId(), record);
         }
+        feed.event(pairing.gameId(), GameEvent.newBuilder().setFinished(record).build());
         if (game != null) {
             GameEvent last = GameEvent.newBuilder().setFinished(record).build();
             synchronized (game) {
@@ -130,6 +151,7 @@ public final class LiveGames {
         synchronized (this) {
             game = live.remove(pairing.gameId());
         }
+        feed.event(pairing.gameId(), GameEvent.getDefaultInstance());
         if (game != null) {
             synchronized (game) {
                 game.done = true;

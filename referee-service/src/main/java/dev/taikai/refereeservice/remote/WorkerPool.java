@@ -169,6 +169,18 @@ public final class WorkerPool implements AutoCloseable {
         return new LinkedHashMap<>(endpoints);
     }
 
+    /**
+     * Each worker's capacity now, by address ({@code free} is −1 for a worker that did not answer): what
+     * the referee's live status tells the dashboard. Asks every worker, each within two seconds.
+     */
+    public Map<String, Capacity> capacities() {
+        Map<String, Capacity> answers = new LinkedHashMap<>();
+        for (Map.Entry<String, ManagedChannel> endpoint : endpoints().entrySet()) {
+            answers.put(endpoint.getKey(), capacity(endpoint.getValue()));
+        }
+        return answers;
+    }
+
     /** How many worker addresses are known now. */
     public int size() {
         return endpoints().size();

@@ -4,8 +4,10 @@ import dev.taikai.enginehost.catalog.BuiltinCatalog;
 import dev.taikai.enginehost.catalog.Catalog;
 import dev.taikai.enginehost.config.ConfigException;
 import dev.taikai.scheduler.kafka.EngineLogStore;
+import dev.taikai.scheduler.kafka.LiveConsumer;
 import dev.taikai.scheduler.kafka.SchedulerKafka;
 import dev.taikai.scheduler.kafka.TopicSetup;
+import dev.taikai.scheduler.live.LiveView;
 import dev.taikai.scheduler.registry.EngineLogs;
 import dev.taikai.scheduler.registry.Scheduler;
 import dev.taikai.scheduler.registry.TournamentRegistry;
@@ -61,6 +63,15 @@ public class SchedulerApplication {
     private Properties kafkaProps;
     private SchedulerKafka kafka;
     private volatile EngineLogStore engineLogs;
+    private final LiveView live = new LiveView();
+    private LiveConsumer liveConsumer;
+
+    /** What the referees play now, for the dashboard (the live topic). */
+    @Produces
+    @Singleton
+    LiveView liveView() {
+        return live;
+    }
 
     @Produces
     @Singleton
@@ -101,6 +112,11 @@ public class SchedulerApplication {
         Thread logs = new Thread(engineLogs, "scheduler-engine-logs");
         logs.setDaemon(true);
         logs.start();
+        liveConsumer = new LiveConsumer(kafkaProps, live);
+        Thread liveThread = new Thread(liveConsumer, "scheduler-live");
+        liveThread.setDaemon(true);
+        liveThread.start();
+        SchedulerMetrics.live(registry, live);
     }
 
     /** The games' engine logs, for the API: unavailable until the scheduler has started. */
@@ -131,6 +147,9 @@ public class SchedulerApplication {
         }
         if (engineLogs != null) {
             engineLogs.close();
+        }
+        if (liveConsumer != null) {
+            liveConsumer.close();
         }
     }
 }

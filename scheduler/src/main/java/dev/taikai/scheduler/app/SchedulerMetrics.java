@@ -18,6 +18,22 @@ final class SchedulerMetrics implements SchedulerKafka.Listener {
     private final MeterRegistry registry;
     private final Counter published;
 
+    /** The live view's meters: streams open, games in play, events taken and dropped (docs/distributed.md). */
+    static void live(MeterRegistry registry, dev.taikai.scheduler.live.LiveView live) {
+        Gauge.builder("taikai.scheduler.live.streams", live, v -> v.subscribers())
+                .description("Dashboard event streams open (GET /api/live)")
+                .register(registry);
+        Gauge.builder("taikai.scheduler.live.games", live, v -> v.gamesInPlay())
+                .description("Games in play, as the referees' live events tell")
+                .register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("taikai.scheduler.live.events", live, v -> v.events())
+                .description("Live events taken from the live topic")
+                .register(registry);
+        io.micrometer.core.instrument.FunctionCounter.builder("taikai.scheduler.live.dropped", live, v -> v.dropped())
+                .description("Live events a slow stream could not take (it starts again from a snapshot)")
+                .register(registry);
+    }
+
     SchedulerMetrics(MeterRegistry registry, TournamentRegistry book) {
         this.registry = registry;
         this.published = Counter.builder("taikai.scheduler.pairings.published")

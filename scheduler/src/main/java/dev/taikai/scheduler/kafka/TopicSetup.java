@@ -39,6 +39,9 @@ public final class TopicSetup {
                             String.valueOf(7L * 24 * 3600 * 1000),
                             TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
                             String.valueOf(1024 * 1024 + 1024))));
+            // what referees play now, for the dashboard's live view: an hour is more than any game in play
+            wanted.add(new NewTopic(Topics.LIVE, 1, replication)
+                    .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, String.valueOf(3600L * 1000))));
             wanted.add(new NewTopic(Topics.DEAD_LETTERS, 1, replication)
                     .configs(Map.of(
                             TopicConfig.CLEANUP_POLICY_CONFIG,

@@ -73,6 +73,9 @@ public final class StandingsMessages {
                 match.setLlr(spec.sprt().llr(pairs))
                         .setLlrLower(spec.sprt().lowerBound())
                         .setLlrUpper(spec.sprt().upperBound());
+                for (Pentanomial after : standings.pentanomialPath(a, b)) {
+                    match.addLlrPath(spec.sprt().llr(after));
+                }
             }
             builder.setMatch(match);
         }

@@ -1,0 +1,370 @@
+// The services' dashboard: the scheduler's API (protobuf's JSON) turned into the shape of a run's
+// results.json, so that the report's views draw it; the live games from the referees' event stream
+// (GET /api/live); the cluster's referees and workers (GET /api/cluster). Pages by the URL's hash:
+// #/ tournaments, #/t/<id> one tournament, #/live, #/cluster. A 401 sends the browser to the login.
+(function () {
+  var views = Taikai.views;
+  var el = views.el;
+  var main = document.getElementById('main');
+  var refresh = null;
+  var stream = null;
+
+  function api(path) {
+    return fetch(path, { credentials: 'same-origin', headers: { Accept: 'application/json' } }).then(function (response) {
+      if (response.status === 401) {
+        location.href = '/ui/login.html' + location.hash;
+        throw new Error('not logged in');
+      }
+      if (!response.ok) {
+        return response.json().then(function (body) { throw new Error(body.error || response.status); });
+      }
+      return response.json();
+    });
+  }
+
+  function lower(name, prefix) {
+    return (name || '').replace(prefix, '').toLowerCase();
+  }
+
+  function num(value) {
+    return value === undefined || value === null ? 0 : Number(value);
+  }
+
+  /** A record of the API as a game of results.json. */
+  function game(record) {
+    var a = record.assignment || {};
+    var result = lower(record.result, 'RESULT_');
+    return {
+      id: a.localId || a.gameId,
+      sente: (a.sente || {}).name,
+      gote: (a.gote || {}).name,
+      result: result === 'sente_wins' ? 'sente' : result === 'gote_wins' ? 'gote' : 'draw',
+      termination: lower(record.termination, 'TERMINATION_'),
+      detail: record.detail,
+      start_sfen: record.startSfen,
+      moves: (record.moves || []).map(function (m) { return m.move; }),
+      plies: (record.moves || []).length,
+      move_data: (record.moves || []).map(function (m) {
+        var score = m.score ? (m.score.mate !== undefined ? { mate: m.score.mate } : { cp: num(m.score.cp) }) : null;
+        return { score: score, depth: m.depth, time_ms: num(m.engineNs) / 1e6 };
+      })
+    };
+  }
+
+  var TERMINATIONS = { timeForfeits: 'time_forfeit', illegalMoves: 'illegal_move', disconnects: 'disconnect',
+    stalls: 'stall', resignations: 'resignation', adjudications: 'adjudication' };
+
+  /** The scheduler's state, standings and records as results.json has them. */
+  function results(state, standings, records) {
+    var spec = state.spec || {};
+    var counts = {};
+    (standings.terminations || []).forEach(function (t) {
+      var map = {};
+      Object.keys(TERMINATIONS).forEach(function (k) { if (num(t[k])) map[TERMINATIONS[k]] = num(t[k]); });
+      counts[t.engine] = map;
+    });
+    var out = {
+      tournament: { name: spec.name, variant: lower(spec.variant, 'VARIANT_'), format: lower(spec.format, 'FORMAT_') },
+      standings: (standings.rows || []).map(function (r) {
+        return { rank: num(r.rank), engine: r.engine, games: num(r.games), points: num(r.points), wins: num(r.wins),
+          draws: num(r.draws), losses: num(r.losses), elo: r.elo === undefined ? null : r.elo,
+          elo_error: r.eloError === undefined ? null : r.eloError, terminations: counts[r.engine] || {} };
+      }),
+      games: records.map(game)
+    };
+    if (!out.standings.length) fromGames(out, standings.league);
+    var entrants = spec.entrants || [];
+    if (standings.match && entrants.length === 2) {
+      var m = standings.match;
+      out.match = { engine: entrants[0].name, opponent: entrants[1].name, elo: m.elo, elo_lower: null, elo_upper: null,
+        los: m.los, draw_ratio: m.drawRatio, pentanomial: (m.pentanomial || []).map(num) };
+      if (m.llr !== undefined) {
+        var sprt = spec.sprt || {};
+        var status = m.llr >= m.llrUpper ? 'H1' : m.llr <= m.llrLower ? 'H0' : 'CONTINUE';
+        out.match.sprt = { llr: m.llr, lower_bound: m.llrLower, upper_bound: m.llrUpper, elo0: num(sprt.elo0),
+          elo1: num(sprt.elo1), status: status };
+        out.llr_path = (m.llrPath || []).map(function (llr, i) { return [2 * (i + 1), llr]; });
+      }
+    }
+    if (standings.league) {
+      var l = standings.league;
+      var history = {};
+      (l.history || []).forEach(function (h) {
+        history[h.engine] = (h.points || []).map(function (p) { return { round: num(p.round), elo: p.elo, error: p.error }; });
+      });
+      out.league = { rounds: num(l.rounds), history: history,
+        ratings: (l.ratings || []).map(function (r) {
+          return { engine: r.engine, elo: r.elo, error: r.error, games: num(r.games), active: !!r.active };
+        }) };
+    }
+    return out;
+  }
+
+  var FAILURE_ENDINGS = ['time_forfeit', 'illegal_move', 'disconnect', 'stall', 'resignation'];
+
+  /**
+   * Standings and terminations from the games, where the scheduler's standings have no rows (a league's
+   * table is its ratings): points and W/D/L per engine, a league's Elo beside them, and each ending
+   * counted as results.json counts it (a failure or resignation for the engine that lost so).
+   */
+  function fromGames(out, league) {
+    var rows = {};
+    function row(engine) {
+      rows[engine] = rows[engine] || { engine: engine, games: 0, points: 0, wins: 0, draws: 0, losses: 0, terminations: {} };
+      return rows[engine];
+    }
+    out.games.forEach(function (g) {
+      [[g.sente, 'sente'], [g.gote, 'gote']].forEach(function (side) {
+        var r = row(side[0]);
+        r.games++;
+        if (g.result === 'draw') {
+          r.draws++;
+          r.points += 0.5;
+        } else if (g.result === side[1]) {
+          r.wins++;
+          r.points += 1;
+        } else {
+          r.losses++;
+        }
+        var lost = g.result !== 'draw' && g.result !== side[1];
+        if (FAILURE_ENDINGS.indexOf(g.termination) < 0 || lost) {
+          r.terminations[g.termination] = (r.terminations[g.termination] || 0) + 1;
+        }
+      });
+    });
+    var ratings = {};
+    ((league && league.ratings) || []).forEach(function (r) { ratings[r.engine] = r; });
+    out.standings = Object.keys(rows).map(function (e) {
+      var r = rows[e];
+      r.elo = ratings[e] && ratings[e].elo !== undefined ? ratings[e].elo : null;
+      r.elo_error = ratings[e] && ratings[e].error !== undefined ? ratings[e].error : null;
+      return r;
+    }).sort(function (a, b) { return b.points - a.points; });
+    out.standings.forEach(function (r, i) { r.rank = i + 1; });
+  }
+
+  function stop() {
+    if (refresh) clearInterval(refresh);
+    refresh = null;
+    if (stream) stream.close();
+    stream = null;
+  }
+
+  function tournaments() {
+    api('/api/tournaments').then(function (list) {
+      main.innerHTML = '';
+      var s = views.section(main, 'Tournaments and leagues', 'tournaments');
+      var t = el('table');
+      var head = el('tr');
+      ['Tournament', 'Variant', 'Format', 'Status', 'Games'].forEach(function (h) { head.appendChild(el('th', {}, h)); });
+      t.appendChild(head);
+      (list.tournaments || []).forEach(function (state) {
+        var spec = state.spec || {};
+        var tr = el('tr', { class: 'clickable', 'data-tournament': state.tournamentId });
+        var link = el('a', { href: '#/t/' + state.tournamentId }, spec.name || state.tournamentId);
+        var first = el('td');
+        first.appendChild(link);
+        tr.appendChild(first);
+        [lower(spec.variant, 'VARIANT_'), lower(spec.format, 'FORMAT_'), lower(state.status, 'STATUS_'),
+          num(state.finishedGames) + ' of ' + num(state.plannedGames)].forEach(function (text) { tr.appendChild(el('td', {}, text)); });
+        tr.addEventListener('click', function () { location.hash = '#/t/' + state.tournamentId; });
+        t.appendChild(tr);
+      });
+      s.appendChild(t);
+    }).catch(show);
+  }
+
+  /** All of a tournament's records, a page at a time. */
+  function allRecords(id, records) {
+    return api('/api/tournaments/' + encodeURIComponent(id) + '/games?offset=' + records.length + '&limit=1000').then(function (page) {
+      records = records.concat(page.records || []);
+      return records.length < num(page.total) && (page.records || []).length ? allRecords(id, records) : records;
+    });
+  }
+
+  function tournament(id) {
+    var viewing = null;
+    function draw() {
+      Promise.all([
+        api('/api/tournaments/' + encodeURIComponent(id)),
+        api('/api/tournaments/' + encodeURIComponent(id) + '/standings'),
+        allRecords(id, [])
+      ]).then(function (answers) {
+        var state = answers[0];
+        var data = results(state, answers[1], answers[2]);
+        var scroll = window.scrollY;
+        main.innerHTML = '';
+        var head = views.section(main, data.tournament.name, 'tournament');
+        head.appendChild(el('p', { class: 'muted', id: 'tournament-state' }, data.tournament.variant + ', ' + data.tournament.format + ', ' +
+          lower(state.status, 'STATUS_') + ': ' + num(state.finishedGames) + ' of ' + num(state.plannedGames) + ' games' +
+          (state.statusDetail ? ' (' + state.statusDetail + ')' : '')));
+        views.standings(main, data);
+        views.match(main, data, data.llr_path);
+        views.league(main, data);
+        views.terminations(main, data);
+        views.crosstable(main, data);
+        var viewer = views.section(main, 'Game', 'viewer');
+        viewer.setAttribute('tabindex', '0');
+        function open(g) {
+          viewing = g.id;
+          views.viewer(viewer, g, data.tournament.variant, [
+            { href: '/api/tournaments/' + encodeURIComponent(id) + '/games?limit=1000', text: 'records (JSON)' },
+            { href: '/api/tournaments/' + encodeURIComponent(id) + '/games/' + encodeURIComponent(g.id) + '/log', text: 'engine log' }
+          ]);
+        }
+        views.games(main, data, function (g) { open(g); viewer.scrollIntoView(); });
+        var again = viewing && data.games.filter(function (g) { return g.id === viewing; })[0];
+        if (again) open(again); else viewer.appendChild(el('p', { class: 'muted' }, 'Choose a game below.'));
+        window.scrollTo(0, scroll);
+        if (lower(state.status, 'STATUS_') !== 'running' && refresh) {
+          clearInterval(refresh);
+          refresh = null;
+        }
+      }).catch(show);
+    }
+    draw();
+    refresh = setInterval(draw, 5000);
+  }
+
+  /** A game in play, as its live events tell it: the board, clocks, and each side's last depth, score and pv. */
+  function liveGames() {
+    main.innerHTML = '';
+    var s = views.section(main, 'Games in play', 'live');
+    var note = el('p', { class: 'muted', id: 'live-note' }, 'Waiting for the referees…');
+    s.appendChild(note);
+    var box = el('div', { class: 'live-games' });
+    s.appendChild(box);
+    var games = {};
+    function render(g) {
+      if (!g.element) {
+        g.element = el('div', { class: 'live-game' });
+        box.appendChild(g.element);
+      }
+      var e = g.element;
+      e.innerHTML = '';
+      e.setAttribute('data-game', g.id);
+      e.setAttribute('data-ply', String(g.moves.length));
+      e.appendChild(el('div', {}, g.id + (g.over ? ' (over)' : '')));
+      var board = el('div');
+      e.appendChild(board);
+      Taikai.board.draw(board, g.position, g.variant, g.moves[g.moves.length - 1], { sente: g.sente, gote: g.gote });
+      board.setAttribute('data-board-sfen', Taikai.board.boardSfen(g.position));
+      ['sente', 'gote'].forEach(function (side) {
+        var info = g.info[side];
+        var line = el('div', { class: 'clock', 'data-side': side });
+        line.textContent = (side === 'sente' ? '☗ ' : '☖ ') + g[side] + ' ' + clock(g, side) +
+          (info ? '  depth ' + (info.depth || '—') + ', score ' + (info.score || '—') : '');
+        e.appendChild(line);
+        if (info && info.pv) e.appendChild(el('div', { class: 'pv' }, info.pv));
+      });
+    }
+    function clock(g, side) {
+      var remaining = g.remaining[side];
+      if (remaining === undefined) return '';
+      if (remaining === 0) return '(byoyomi)';
+      if (!g.over && g.position.senteToMove === (side === 'sente')) {
+        remaining = Math.max(0, remaining - (Date.now() - g.since));
+      }
+      return (remaining / 1000).toFixed(1) + ' s';
+    }
+    function live(event) {
+      if (event.status) return;
+      var id = event.gameId;
+      var ge = event.game || {};
+      if (ge.started) {
+        var a = ge.started.assignment || {};
+        var start = ge.started.startSfen;
+        games[id] = { id: id, variant: lower(a.variant, 'VARIANT_'), sente: (a.sente || {}).name, gote: (a.gote || {}).name,
+          position: Taikai.board.parse(start), moves: [], remaining: {}, info: {}, since: Date.now() };
+      } else if (ge.move && games[id]) {
+        var g = games[id];
+        var m = ge.move;
+        if (num(m.ply) !== g.moves.length + 1) return; // seen already (a snapshot after a resync)
+        var mover = g.position.senteToMove ? 'sente' : 'gote';
+        g.position = Taikai.board.play(g.position, m.move.move);
+        g.moves.push(m.move.move);
+        g.remaining = { sente: num(m.senteRemainingMs), gote: num(m.goteRemainingMs) };
+        g.since = Date.now();
+        var score = m.move.score ? (m.move.score.mate !== undefined ? 'mate ' + m.move.score.mate : num(m.move.score.cp) + ' cp') : null;
+        g.info[mover] = { depth: m.move.depth, score: score, pv: (m.pv || []).join(' ') };
+      } else if (games[id]) {
+        games[id].over = true;
+        var done = games[id];
+        setTimeout(function () { if (done.element) done.element.remove(); delete games[id]; }, 10000);
+      } else {
+        return;
+      }
+      if (games[id]) render(games[id]);
+      note.textContent = Object.keys(games).length + ' games in play';
+    }
+    stream = new EventSource('/api/live');
+    stream.addEventListener('live', function (message) { live(JSON.parse(message.data)); });
+    stream.addEventListener('resync', function () {
+      Object.keys(games).forEach(function (id) { if (games[id].element) games[id].element.remove(); });
+      games = {};
+    });
+    stream.onerror = function () { note.textContent = 'The stream was interrupted; reconnecting…'; };
+    refresh = setInterval(function () { Object.keys(games).forEach(function (id) { render(games[id]); }); }, 1000);
+  }
+
+  function cluster() {
+    function draw() {
+      api('/api/cluster').then(function (answer) {
+        main.innerHTML = '';
+        var s = views.section(main, 'Referees and engine workers', 'cluster');
+        var t = el('table');
+        var head = el('tr');
+        ['Referee', 'Up', 'Games in play', 'Worker', 'Address', 'Slots', 'Free', 'Busy', 'Reachable'].forEach(function (h) {
+          head.appendChild(el('th', {}, h));
+        });
+        t.appendChild(head);
+        (answer.referees || []).forEach(function (r) {
+          var st = r.status || {};
+          var workers = st.workers || [{}];
+          workers.forEach(function (w, i) {
+            var tr = el('tr', { 'data-referee': r.referee_id, 'data-worker': w.workerId || '' });
+            [i ? '' : r.referee_id, i ? '' : (r.up ? 'yes' : 'no (' + Math.round(r.seen_ms_ago / 1000) + ' s)'),
+              i ? '' : num(st.gamesInPlay) + ' of ' + num(st.gamesCapacity), w.workerId || '—', w.address || '',
+              String(num(w.slots)), String(num(w.free)), String(num(w.slots) - num(w.free)), w.reachable ? 'yes' : 'no']
+              .forEach(function (text) { tr.appendChild(el('td', {}, text)); });
+            t.appendChild(tr);
+          });
+        });
+        s.appendChild(t);
+        var l = answer.live || {};
+        s.appendChild(el('p', { class: 'muted' }, 'Live view: ' + l.games_in_play + ' games in play, ' + l.streams +
+          ' streams open, ' + l.events + ' events, ' + l.dropped + ' dropped for slow streams.'));
+      }).catch(show);
+    }
+    draw();
+    refresh = setInterval(draw, 5000);
+  }
+
+  function show(error) {
+    if (String(error && error.message) === 'not logged in') return;
+    main.appendChild(el('p', { class: 'bad', id: 'error' }, String(error)));
+  }
+
+  function route() {
+    stop();
+    var hash = location.hash || '#/';
+    if (hash.indexOf('#/t/') === 0) {
+      tournament(decodeURIComponent(hash.substring(4)));
+    } else if (hash === '#/live') {
+      liveGames();
+    } else if (hash === '#/cluster') {
+      cluster();
+    } else {
+      tournaments();
+    }
+  }
+
+  document.getElementById('logout').addEventListener('click', function (e) {
+    e.preventDefault();
+    fetch('/api/logout', { method: 'POST', credentials: 'same-origin' }).then(function () {
+      location.href = '/ui/login.html';
+    });
+  });
+  window.addEventListener('hashchange', route);
+  route();
+})();
