@@ -226,7 +226,10 @@
     refresh = setInterval(draw, 5000);
   }
 
-  /** A game in play, as its live events tell it: the board, clocks, and each side's last depth, score and pv. */
+  /**
+   * Games in play as the scheduler streams them: each update a game's whole state (position, last move,
+   * clocks, each side's last depth, score and pv), so nothing is lost when updates are merged.
+   */
   function liveGames() {
     main.innerHTML = '';
     var s = views.section(main, 'Games in play', 'live');
@@ -235,6 +238,13 @@
     var box = el('div', { class: 'live-games' });
     s.appendChild(box);
     var games = {};
+    function clock(g, side) {
+      var remaining = g[side + '_remaining_ms'];
+      if (remaining === undefined) return '';
+      var moving = !g.over && g.position.senteToMove === (side === 'sente');
+      if (moving) remaining = Math.max(0, remaining - (Date.now() - g.received));
+      return remaining === 0 ? '(byoyomi)' : (remaining / 1000).toFixed(1) + ' s';
+    }
     function render(g) {
       if (!g.element) {
         g.element = el('div', { class: 'live-game' });
@@ -242,15 +252,15 @@
       }
       var e = g.element;
       e.innerHTML = '';
-      e.setAttribute('data-game', g.id);
-      e.setAttribute('data-ply', String(g.moves.length));
-      e.appendChild(el('div', {}, g.id + (g.over ? ' (over)' : '')));
+      e.setAttribute('data-game', g.game);
+      e.setAttribute('data-ply', String(g.ply));
+      e.appendChild(el('div', {}, g.game + (g.over ? ' (over: ' + g.result + ')' : '')));
       var board = el('div');
       e.appendChild(board);
-      Taikai.board.draw(board, g.position, g.variant, g.moves[g.moves.length - 1], { sente: g.sente, gote: g.gote });
+      Taikai.board.draw(board, g.position, g.variant, g.last_move || null, { sente: g.sente, gote: g.gote });
       board.setAttribute('data-board-sfen', Taikai.board.boardSfen(g.position));
       ['sente', 'gote'].forEach(function (side) {
-        var info = g.info[side];
+        var info = g[side + '_info'];
         var line = el('div', { class: 'clock', 'data-side': side });
         line.textContent = (side === 'sente' ? '☗ ' : '☖ ') + g[side] + ' ' + clock(g, side) +
           (info ? '  depth ' + (info.depth || '—') + ', score ' + (info.score || '—') : '');
@@ -258,50 +268,25 @@
         if (info && info.pv) e.appendChild(el('div', { class: 'pv' }, info.pv));
       });
     }
-    function clock(g, side) {
-      var remaining = g.remaining[side];
-      if (remaining === undefined) return '';
-      if (remaining === 0) return '(byoyomi)';
-      if (!g.over && g.position.senteToMove === (side === 'sente')) {
-        remaining = Math.max(0, remaining - (Date.now() - g.since));
-      }
-      return (remaining / 1000).toFixed(1) + ' s';
-    }
-    function live(event) {
-      if (event.status) return;
-      var id = event.gameId;
-      var ge = event.game || {};
-      if (ge.started) {
-        var a = ge.started.assignment || {};
-        var start = ge.started.startSfen;
-        games[id] = { id: id, variant: lower(a.variant, 'VARIANT_'), sente: (a.sente || {}).name, gote: (a.gote || {}).name,
-          position: Taikai.board.parse(start), moves: [], remaining: {}, info: {}, since: Date.now() };
-      } else if (ge.move && games[id]) {
-        var g = games[id];
-        var m = ge.move;
-        if (num(m.ply) !== g.moves.length + 1) return; // seen already (a snapshot after a resync)
-        var mover = g.position.senteToMove ? 'sente' : 'gote';
-        g.position = Taikai.board.play(g.position, m.move.move);
-        g.moves.push(m.move.move);
-        g.remaining = { sente: num(m.senteRemainingMs), gote: num(m.goteRemainingMs) };
-        g.since = Date.now();
-        var score = m.move.score ? (m.move.score.mate !== undefined ? 'mate ' + m.move.score.mate : num(m.move.score.cp) + ' cp') : null;
-        g.info[mover] = { depth: m.move.depth, score: score, pv: (m.pv || []).join(' ') };
-      } else if (games[id]) {
-        games[id].over = true;
-        var done = games[id];
-        setTimeout(function () { if (done.element) done.element.remove(); delete games[id]; }, 10000);
-      } else {
-        return;
-      }
-      if (games[id]) render(games[id]);
-      note.textContent = Object.keys(games).length + ' games in play';
-    }
     stream = new EventSource('/api/live');
-    stream.addEventListener('live', function (message) { live(JSON.parse(message.data)); });
-    stream.addEventListener('resync', function () {
-      Object.keys(games).forEach(function (id) { if (games[id].element) games[id].element.remove(); });
-      games = {};
+    stream.addEventListener('game', function (message) {
+      var g = JSON.parse(message.data);
+      var known = games[g.game];
+      g.variant = (g.variant || '').toLowerCase();
+      g.position = Taikai.board.parse(g.sfen);
+      g.received = Date.now();
+      g.element = known ? known.element : null;
+      games[g.game] = g;
+      render(g);
+      if (g.over) {
+        setTimeout(function () {
+          if (games[g.game] === g) {
+            if (g.element) g.element.remove();
+            delete games[g.game];
+          }
+        }, 10000);
+      }
+      note.textContent = Object.keys(games).length + ' games shown';
     });
     stream.onerror = function () { note.textContent = 'The stream was interrupted; reconnecting…'; };
     refresh = setInterval(function () { Object.keys(games).forEach(function (id) { render(games[id]); }); }, 1000);

@@ -1,41 +1,46 @@
 package dev.taikai.scheduler.http;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
-import dev.taikai.proto.events.v1.LiveEvent;
 import dev.taikai.scheduler.live.LiveView;
 import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * {@code GET /api/live}: what the referees play now as server-sent events, one {@code live} event a
- * {@link LiveEvent} in protobuf's JSON (a game's start, each move, its end; a referee's status). A new
- * stream begins with everything so far. Each stream has a buffer of {@value #BUFFER} events and writes
- * only while its connection takes them: a browser that falls behind loses events (counted as dropped)
- * and gets a {@code resync} event and a fresh snapshot, and nobody else waits for it. A comment every
- * 15 s keeps idle connections open.
+ * {@code GET /api/live}: what the referees play now as server-sent events. A {@code game} event is a
+ * game's state (its position as an SFEN, the last move and ply, both clocks, each side's last depth,
+ * score and pv, whether it is over); a {@code referee} event a referee's status. A new stream gets
+ * everything there is, then what changes, at most every {@value #EVERY_MILLIS} ms and only while its
+ * connection takes it: the moves of a game between two sends are one update (the others counted as
+ * dropped), so a slow browser holds at most one state per game and slows neither the games nor the
+ * other browsers. A comment every 15 s keeps idle connections open.
  */
 @ApplicationScoped
 public class LiveStream {
-    static final int BUFFER = 1024;
-    private static final JsonFormat.Printer JSON = JsonFormat.printer().omittingInsignificantWhitespace();
+    static final long EVERY_MILLIS = 100;
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Inject
     LiveView view;
 
-    /** The last event's frame, made once for all streams (events come one at a time, from one thread). */
-    private LiveEvent lastEvent;
+    /** Each key's last frame with the version it was made of: made once for every stream. */
+    private final Map<String, Frame> frames = new ConcurrentHashMap<>();
 
-    private String lastFrame;
+    private record Frame(long version, String text) {}
 
     void routes(@Observes Router router) {
         router.get("/api/live").handler(this::open);
@@ -47,101 +52,152 @@ public class LiveStream {
                 .putHeader("Content-Type", "text/event-stream; charset=utf-8")
                 .putHeader("Cache-Control", "no-cache")
                 .putHeader("X-Accel-Buffering", "no");
-        Stream stream = new Stream(response, routing.vertx().getOrCreateContext());
-        List<LiveEvent> first = view.subscribe(stream);
-        stream.start(first);
-        long keepAlive = routing.vertx().setPeriodic(15_000, id -> stream.write(": still here\n\n"));
+        response.write("retry: 2000\n\n");
+        Stream stream = new Stream(response, routing.vertx(), routing.vertx().getOrCreateContext());
+        view.subscribe(stream);
+        view.keys().forEach(stream::changed);
+        long keepAlive = routing.vertx().setPeriodic(15_000, id -> stream.keepAlive());
         response.closeHandler(closed -> {
             view.unsubscribe(stream);
             routing.vertx().cancelTimer(keepAlive);
         });
     }
 
-    private synchronized String frame(LiveEvent event) {
-        if (event != lastEvent) {
-            lastEvent = event;
-            lastFrame = "event: live\ndata: " + json(event) + "\n\n";
+    /** The frame of {@code key} now, or empty when it is gone (a game no longer shown). */
+    private Optional<String> frame(String key) {
+        if (key.startsWith("referee:")) {
+            return view.referee(key.substring("referee:".length()))
+                    .map(seen -> cached(key, seen.receivedMillis(), () -> {
+                        ObjectNode node = JSON.createObjectNode();
+                        node.put("referee", seen.status().getRefereeId());
+                        node.put("published_ms", seen.status().getPublishedUnixMs());
+                        try {
+                            node.set(
+                                    "status",
+                                    JSON.readTree(JsonFormat.printer()
+                                            .print(seen.status().getStatus())));
+                        } catch (InvalidProtocolBufferException
+                                | com.fasterxml.jackson.core.JsonProcessingException e) {
+                            node.putObject("status");
+                        }
+                        return "event: referee\ndata: " + node + "\n\n";
+                    }));
         }
-        return lastFrame;
+        long version = view.version(key);
+        Frame known = frames.get(key);
+        if (version < 0) {
+            frames.remove(key);
+            return Optional.empty();
+        }
+        if (known != null && known.version() == version) {
+            return Optional.of(known.text()); // the state is made once a change, not once a stream
+        }
+        return view.game(key)
+                .map(state -> cached(key, state.version(), () -> {
+                    ObjectNode node = JSON.createObjectNode();
+                    node.put("game", state.gameId());
+                    node.put("variant", state.variant());
+                    node.put("sente", state.sente());
+                    node.put("gote", state.gote());
+                    node.put("sfen", state.sfen());
+                    node.put("ply", state.ply());
+                    node.put("last_move", state.lastMove());
+                    node.put("sente_remaining_ms", state.senteRemainingMs());
+                    node.put("gote_remaining_ms", state.goteRemainingMs());
+                    node.put("over", state.over());
+                    node.put("result", state.result());
+                    node.put("published_ms", state.publishedUnixMs());
+                    info(node, "sente_info", state.senteInfo());
+                    info(node, "gote_info", state.goteInfo());
+                    return "event: game\ndata: " + node + "\n\n";
+                }));
     }
 
-    private static String json(LiveEvent event) {
-        try {
-            return JSON.print(event);
-        } catch (InvalidProtocolBufferException e) {
-            return "{}"; // every field of the message prints: does not happen
+    private static void info(ObjectNode node, String name, LiveView.Info info) {
+        if (info != null) {
+            ObjectNode i = node.putObject(name);
+            i.put("depth", info.depth());
+            i.put("score", info.score());
+            i.put("pv", String.join(" ", info.pv()));
         }
     }
 
-    /** One browser's stream: a bounded buffer, written on the connection's own event loop. */
+    private String cached(String key, long version, java.util.function.Supplier<String> make) {
+        Frame frame = frames.get(key);
+        if (frame == null || frame.version() != version) {
+            frame = new Frame(version, make.get());
+            frames.put(key, frame);
+        }
+        return frame.text();
+    }
+
+    /** One browser's stream: the keys that changed since its last send, written on its connection's event loop. */
     private final class Stream implements LiveView.Subscriber {
         private final HttpServerResponse response;
+        private final Vertx vertx;
         private final Context context;
-        private final BlockingQueue<String> buffer = new ArrayBlockingQueue<>(BUFFER);
-        private final AtomicBoolean draining = new AtomicBoolean();
-        private final AtomicBoolean behind = new AtomicBoolean();
+        private final LinkedHashSet<String> changed = new LinkedHashSet<>();
+        private boolean scheduled;
+        private long lastSentMillis;
 
-        Stream(HttpServerResponse response, Context context) {
+        Stream(HttpServerResponse response, Vertx vertx, Context context) {
             this.response = response;
+            this.vertx = vertx;
             this.context = context;
         }
 
-        void start(List<LiveEvent> first) {
-            context.runOnContext(v -> {
-                response.write("retry: 2000\n\n");
-                for (LiveEvent event : first) {
-                    response.write(frame(event));
-                }
-                drain();
-            });
-        }
-
         @Override
-        public boolean offer(LiveEvent event) {
-            if (behind.get() || !buffer.offer(frame(event))) {
-                return false;
+        public boolean changed(String key) {
+            boolean fresh;
+            boolean schedule;
+            synchronized (this) {
+                fresh = changed.add(key);
+                schedule = !scheduled;
+                scheduled = true;
             }
-            if (draining.compareAndSet(false, true)) {
-                context.runOnContext(v -> drain());
+            if (schedule) {
+                context.runOnContext(v -> {
+                    long wait = EVERY_MILLIS - (System.currentTimeMillis() - lastSentMillis);
+                    if (wait <= 0) {
+                        send();
+                    } else {
+                        vertx.setTimer(wait, id -> context.runOnContext(again -> send()));
+                    }
+                });
             }
-            return true;
+            return fresh;
         }
 
-        @Override
-        public void fellBehind() {
-            if (behind.compareAndSet(false, true) && draining.compareAndSet(false, true)) {
-                context.runOnContext(v -> drain());
-            }
-        }
-
-        void write(String text) {
+        void keepAlive() {
             context.runOnContext(v -> {
                 if (!response.closed() && !response.writeQueueFull()) {
-                    response.write(text);
+                    response.write(": still here\n\n");
                 }
             });
         }
 
-        /** Writes what the connection takes; more when it drains. On the connection's event loop. */
-        private void drain() {
-            draining.set(false);
+        /** Writes what changed, in one write; when the connection is full, waits for it to drain. */
+        private void send() {
             if (response.closed()) {
                 return;
             }
-            if (behind.get() && !response.writeQueueFull()) {
-                buffer.clear();
-                response.write("event: resync\ndata: {}\n\n");
-                for (LiveEvent event : view.snapshot()) {
-                    response.write(frame(event));
-                }
-                behind.set(false);
+            if (response.writeQueueFull()) {
+                response.drainHandler(v -> send());
+                return;
             }
-            String next;
-            while (!response.writeQueueFull() && (next = buffer.poll()) != null) {
-                response.write(next);
+            List<String> keys;
+            synchronized (this) {
+                keys = new ArrayList<>(changed);
+                changed.clear();
+                scheduled = false;
             }
-            if (!buffer.isEmpty() || behind.get()) {
-                response.drainHandler(v -> drain());
+            StringBuilder text = new StringBuilder();
+            for (String key : keys) {
+                frame(key).ifPresent(text::append);
+            }
+            lastSentMillis = System.currentTimeMillis();
+            if (!text.isEmpty()) {
+                response.write(text.toString());
             }
         }
     }

@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# Live view under load: a local cluster (one worker of four slots, one referee of two games at once) plays a
+# 6-game tournament of near-instant fake engines, first with no dashboard watching, then with SUBSCRIBERS
+# browsers' worth of subscribers to the scheduler's live events (bench/src/main/java/dev/taikai/bench/
+# LiveLoad.java), ROUNDS times each, interleaved. Reports the tournament's games per second with and without
+# them (median of the rounds) and the subscribers' update delay (from the referee's publishing of the move
+# an update shows to its arrival, median and p99). Writes bench/results/live-latest.md.
+#
+# Usage: bench/live.sh [SUBSCRIBERS] [ROUNDS]     defaults: 200 subscribers, 3 rounds
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+subscribers="${1:-200}"
+rounds="${2:-3}"
+out="$root/bench/out/live"
+report="$root/bench/results/live-latest.md"
+rm -rf "$out"
+mkdir -p "$out"
+(cd "$root" && mvn -q -B -Pbench -DskipTests -Dspotless.check.skip=true -pl bench -am package)
+"$root/taikai" --version >/dev/null
+
+cat > "$out/fakes.yaml" <<YAML
+engines:
+  - id: instant-a
+    command: '$root/taikai'
+    args: [fake-engine, --think-ms, '0', --seed, '1']
+  - id: instant-b
+    command: '$root/taikai'
+    args: [fake-engine, --think-ms, '0', --seed, '2']
+YAML
+"$root/taikai" cluster up --dir "$out/cluster" --workers 1 --slots 4 --referees 1 --games 2 --catalog "$out/fakes.yaml" >&2
+trap '"$root/taikai" cluster down --dir "$out/cluster" >&2 || true' EXIT
+base="$(cd "$root" && ./taikai cluster status --dir "$out/cluster" --url scheduler)"
+token="$out/cluster/access/viewer.token"
+
+play() { # name -> seconds the 6-game tournament took, from submit to its end
+  local file="$out/$1.yaml"
+  printf 'name: %s\nvariant: minishogi\ngames: 2\nrounds: 3\ntime-control: nodes 1\nadjudication: {move-limit: 120}\ncatalog: %s\nengines: [instant-a, instant-b]\n' \
+    "$1" "$out/fakes.yaml" > "$file"
+  local started id
+  started=$(date +%s.%N)
+  id=$("$root/taikai" cluster submit --dir "$out/cluster" --detach "$file" 2>/dev/null)
+  python3 - "$base" "$token" "$id" <<'PY'
+import json, sys, time, urllib.request
+base, token, tid = sys.argv[1], open(sys.argv[2]).read().strip(), sys.argv[3]
+while True:
+    req = urllib.request.Request(f"{base}/api/tournaments/{tid}", headers={"Authorization": f"Bearer {token}"})
+    if json.load(urllib.request.urlopen(req, timeout=30)).get("status") != "STATUS_RUNNING":
+        break
+    time.sleep(0.05)
+PY
+  awk -v s="$started" -v e="$(date +%s.%N)" 'BEGIN { printf "%.3f\n", e - s }'
+}
+
+: > "$out/quiet.s"
+: > "$out/watched.s"
+: > "$out/delays.txt"
+for ((r = 1; r <= rounds; r++)); do
+  echo "round $r of $rounds: no subscribers" >&2
+  play "quiet-$r" >> "$out/quiet.s"
+  echo "round $r of $rounds: $subscribers subscribers" >&2
+  rm -f "$out/stop" "$out/subscribed"
+  # at the lowest priority: browsers run on other machines, so the load client's own reading must not be
+  # taken for the scheduler's cost; a client that falls behind is what the stream is built to survive
+  nice -n 19 java -cp "$root/bench/target/benchmarks.jar" dev.taikai.bench.LiveLoad "$base" "$token" "$subscribers" "$out/stop" \
+    >> "$out/delays.txt" &
+  load=$!
+  while [ ! -e "$out/subscribed" ]; do sleep 0.1; done
+  play "watched-$r" >> "$out/watched.s"
+  sleep 1 # the last events reach the subscribers
+  touch "$out/stop"
+  wait "$load"
+done
+
+median() { sort -n "$1" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+quiet=$(median "$out/quiet.s")
+watched=$(median "$out/watched.s")
+gps() { awk -v s="$1" 'BEGIN { printf "%.3f", 6 / s }'; }
+change=$(awk -v q="$quiet" -v w="$watched" 'BEGIN { printf "%+.1f", (q / w - 1) * 100 }')
+events=$(awk '{ s += $2 } END { print s }' "$out/delays.txt")
+delay_median=$(awk '{ print $3 }' "$out/delays.txt" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
+delay_p99=$(awk '{ print $4 }' "$out/delays.txt" | sort -n | tail -n 1)
+dropped=$(curl -s -H "Authorization: Bearer $(cat "$token")" "$base/api/cluster" | python3 -c 'import json,sys; print(json.load(sys.stdin)["live"]["dropped"])')
+cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
+{
+  echo "# Live view under load"
+  echo
+  echo "Latest run of \`bench/live.sh $subscribers $rounds\`, $(date -u '+%Y-%m-%d %H:%M UTC')."
+  echo
+  echo "- Machine: $cpu, $(nproc) cores; $(uname -sr); $(java -version 2>&1 | head -1)"
+  echo "- Cluster: \`taikai cluster up --workers 1 --slots 4 --referees 1 --games 2\`; a tournament of 6 games"
+  echo "  (Minishogi, \`nodes 1\`, at most 120 plies) between two fake engines that answer at once."
+  echo "- Load: $subscribers subscribers to \`GET /api/live\` (one connection and thread each, reading every event, at"
+  echo "  nice 19: browsers run on other machines, so the client's own reading is not the scheduler's cost),"
+  echo "  connected before the tournament is submitted; $rounds rounds of each, interleaved (quiet, watched)."
+  echo
+  echo "| measure | no subscribers | $subscribers subscribers |"
+  echo "|---|---|---|"
+  echo "| seconds for the 6 games (median of $rounds) | $quiet | $watched |"
+  echo "| games per second | $(gps "$quiet") | $(gps "$watched") |"
+  echo
+  echo "Each round, seconds: no subscribers $(tr '\n' ' ' < "$out/quiet.s"); $subscribers subscribers $(tr '\n' ' ' < "$out/watched.s")."
+  echo
+  echo "Games per second with the subscribers: $change % against none (goal: within 5 %)."
+  echo "Game updates received by the subscribers: $events (a stream sends a game's latest state at most every"
+  echo "100 ms, merging the moves between); delay from the referee's publishing of the move shown to a subscriber:"
+  echo "median of the rounds' medians $delay_median ms, largest p99 $delay_p99 ms; updates merged into a later one"
+  echo "(counted as dropped) in all: $dropped. The delay is the niced client's as much as the stream's: while the"
+  echo "instant engines keep both cores busy it reads late, which is what a slow browser does."
+} | tee "$report"
