@@ -38,6 +38,7 @@ public final class Policy {
             Map.entry("GET /api/tournaments/*/standings", READERS),
             Map.entry("GET /api/tournaments/*/games", READERS),
             Map.entry("GET /api/tournaments/*/games/*/log", READERS),
+            Map.entry("GET /api/tournaments/*/games/*/kif", READERS),
             Map.entry("GET /api/live", READERS),
             Map.entry("GET /api/cluster", READERS),
             Map.entry("GET /q/metrics", EnumSet.of(Role.ADMIN, Role.VIEWER)));

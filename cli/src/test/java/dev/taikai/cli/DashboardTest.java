@@ -165,6 +165,10 @@ class DashboardTest {
                 String.valueOf(record.getMovesCount()),
                 driver.findElement(By.id("viewer-board")).getAttribute("data-ply"));
         browser.screenshot(SHOTS.resolve("dashboard-tournament.png"));
+        String kif = ClusterProbe.get(
+                base + "/api/tournaments/" + id + "/games/" + record.getAssignment().getLocalId() + "/kif");
+        assertTrue(kif.contains("手合割：5五将棋"), "the viewer's KIF link: " + kif);
+        assertFalse(driver.findElements(By.linkText("KIF")).isEmpty(), "linked from the viewer");
     }
 
     @Test
@@ -181,7 +185,7 @@ class DashboardTest {
                         "time-control: nodes 1",
                         "adjudication: {move-limit: 30}",
                         "catalog: fakes.yaml",
-                        "engines: [fake-a, fake-b, fake-c]",
+                        "engines: [fake-a, fake-b, {engine: fake-c, from-round: 2}]",
                         ""));
         ClusterProbe.await(
                 "the league plays a round",
@@ -195,6 +199,8 @@ class DashboardTest {
                 () -> !driver.findElements(By.cssSelector("#league[data-plotted] canvas"))
                         .isEmpty());
         assertTrue(Integer.parseInt(driver.findElement(By.id("league")).getAttribute("data-plotted")) >= 1);
+        String changes = driver.findElement(By.id("league-changes")).getText();
+        assertTrue(changes.contains("round 2: fake-c joins"), changes);
         browser.screenshot(SHOTS.resolve("dashboard-league.png"));
     }
 

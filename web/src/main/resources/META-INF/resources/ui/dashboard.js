@@ -88,11 +88,19 @@
     }
     if (standings.league) {
       var l = standings.league;
+      var changes = [];
+      (spec.entrants || []).forEach(function (e) {
+        if (num(e.fromRound) > 1) changes.push('round ' + num(e.fromRound) + ': ' + e.name + ' joins');
+        if (num(e.untilRound) > 0) changes.push('after round ' + num(e.untilRound) + ': ' + e.name + ' leaves');
+      });
+      (state.leagueChanges || []).forEach(function (c) {
+        changes.push('round ' + num(c.beforeRound) + ': ' + (c.entrant || {}).name + (c.leave ? ' leaves' : ' joins'));
+      });
       var history = {};
       (l.history || []).forEach(function (h) {
         history[h.engine] = (h.points || []).map(function (p) { return { round: num(p.round), elo: p.elo, error: p.error }; });
       });
-      out.league = { rounds: num(l.rounds), history: history,
+      out.league = { rounds: num(l.rounds), history: history, changes: changes, paired: num(state.leagueRounds),
         ratings: (l.ratings || []).map(function (r) {
           return { engine: r.engine, elo: r.elo, error: r.error, games: num(r.games), active: !!r.active };
         }) };
@@ -208,6 +216,7 @@
         function open(g) {
           viewing = g.id;
           views.viewer(viewer, g, data.tournament.variant, [
+            { href: '/api/tournaments/' + encodeURIComponent(id) + '/games/' + encodeURIComponent(g.id) + '/kif', text: 'KIF' },
             { href: '/api/tournaments/' + encodeURIComponent(id) + '/games?limit=1000', text: 'records (JSON)' },
             { href: '/api/tournaments/' + encodeURIComponent(id) + '/games/' + encodeURIComponent(g.id) + '/log', text: 'engine log' }
           ]);

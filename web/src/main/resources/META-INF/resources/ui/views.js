@@ -175,6 +175,13 @@ Taikai.views = (function () {
     });
     var chart = plot(s, 'Rating history (Elo)', series, data, { axes: [{ incrs: [1, 2, 5, 10, 20, 50, 100] }, {}] });
     if (chart) s.setAttribute('data-plotted', String(rounds.length));
+    if (l.paired) {
+      s.appendChild(el('p', { id: 'league-round' }, 'Rounds paired: ' + l.paired + (l.paired > (l.rounds || 0) ?
+        ' (round ' + l.paired + ' in progress)' : '')));
+    }
+    if (l.changes && l.changes.length) {
+      s.appendChild(el('p', { id: 'league-changes' }, 'Joins and leaves: ' + l.changes.join('; ')));
+    }
     var t = table(['Engine', 'Elo', '±95%', 'Games', 'In the pool']);
     (l.ratings || []).forEach(function (r) {
       t.appendChild(row([r.engine, number(r.elo, 1), number(r.error, 1), String(r.games), r.active ? 'yes' : 'left']));

@@ -161,6 +161,30 @@ public class TournamentResource {
     }
 
     /**
+     * One counted game as KIF ({@code game} is its local id), as {@code taikai run} writes it: the
+     * dashboard's viewer links it. 404 for an unknown tournament or game.
+     */
+    @GET
+    @Path("{id}/games/{game}/kif")
+    @Produces("text/plain; charset=utf-8")
+    public Response kif(@PathParam("id") String id, @PathParam("game") String game) {
+        var found = scheduler.book().records(id, 0, Integer.MAX_VALUE);
+        if (found.isEmpty()) {
+            return error(404, "no tournament " + EngineText.shown(id));
+        }
+        for (var record : found.get().getRecordsList()) {
+            if (record.getAssignment().getLocalId().equals(game)) {
+                var read = dev.taikai.referee.messages.GameMessages.record(record);
+                String name = found.get().getState().getSpec().getName();
+                return Response.ok(dev.taikai.referee.game.Kif.write(read.record(), name))
+                        .header("Content-Disposition", "inline; filename=\"" + game + ".kif\"")
+                        .build();
+            }
+        }
+        return error(404, "no counted game " + EngineText.shown(game) + " in tournament " + EngineText.shown(id));
+    }
+
+    /**
      * The engine log of one game ({@code game} is its local id, as in its record): gzip-compressed text,
      * one line to or from an engine a line (docs/distributed.md, Engine logs). 404 when the tournament is
      * unknown or the game has no log (its tournament does not keep logs and no engine failed, or the log is
