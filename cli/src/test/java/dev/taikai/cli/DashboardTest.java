@@ -165,8 +165,8 @@ class DashboardTest {
                 String.valueOf(record.getMovesCount()),
                 driver.findElement(By.id("viewer-board")).getAttribute("data-ply"));
         browser.screenshot(SHOTS.resolve("dashboard-tournament.png"));
-        String kif = ClusterProbe.get(
-                base + "/api/tournaments/" + id + "/games/" + record.getAssignment().getLocalId() + "/kif");
+        String kif = ClusterProbe.get(base + "/api/tournaments/" + id + "/games/"
+                + record.getAssignment().getLocalId() + "/kif");
         assertTrue(kif.contains("手合割：5五将棋"), "the viewer's KIF link: " + kif);
         assertFalse(driver.findElements(By.linkText("KIF")).isEmpty(), "linked from the viewer");
     }
