@@ -134,14 +134,17 @@ fi
 
 fetch_records() { # tournament-id file: waits for the end, then writes every record
   python3 - "$cluster_dir" "$1" "$2" <<'PY'
-import json, sys, time, urllib.request
+import json, os, ssl, sys, time, urllib.request
 directory, tid, target = sys.argv[1:4]
 state = json.load(open(f"{directory}/cluster.json"))
 port = next(m["http_port"] for m in state["members"] if m["role"] == "scheduler")
 token = open(f"{directory}/access/viewer.token").read().strip()
+ca = f"{directory}/tls/ca/ca.crt"  # a TLS cluster's CA (docs/security.md); none with --plaintext
+context = ssl.create_default_context(cafile=ca) if os.path.exists(ca) else None
+scheme = "https" if context else "http"
 def get(path):
-    req = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers={"Authorization": f"Bearer {token}"})
-    return json.load(urllib.request.urlopen(req, timeout=60))
+    req = urllib.request.Request(f"{scheme}://127.0.0.1:{port}{path}", headers={"Authorization": f"Bearer {token}"})
+    return json.load(urllib.request.urlopen(req, timeout=60, context=context))
 while get(f"/api/tournaments/{tid}").get("status") == "STATUS_RUNNING":
     time.sleep(2)
 records = []

@@ -9,9 +9,11 @@
 #   REPEATS   default 3: timed runs of each configuration; the report gives their medians
 # Configurations, all in the same run on the same games:
 #   local runner at concurrency 2 and at CLUSTER_CONCURRENCY (environment, default 6);
-#   cluster: 1 referee (CLUSTER_CONCURRENCY games at once), 2 workers (CLUSTER_CONCURRENCY engine slots
-#   each), WARMUPS (environment, default 3) untimed submissions first so that the long-running services
-#   are measured warm (their JIT compilers are still busy after 40,000 moves).
+#   two clusters, one with TLS on every hop (the default) and one with --plaintext (the reference for TLS's
+#   cost), up side by side, each: 1 referee (CLUSTER_CONCURRENCY games at once), 2 workers
+#   (CLUSTER_CONCURRENCY engine slots each), WARMUPS (environment, default 3) untimed submissions first so
+#   that the long-running services are measured warm (their JIT compilers are still busy after 40,000
+#   moves); then their timed submissions alternate.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -62,42 +64,60 @@ local_2=$(local_runs 2)
 local_c=$local_2
 [ "$concurrency" = 2 ] || local_c=$(local_runs "$concurrency")
 
-echo "cluster: 1 referee ($concurrency games at once), 2 workers ($concurrency slots each)" >&2
-"$root/taikai" cluster up --dir "$out/cluster" --workers 2 --referees 1 --slots "$concurrency" --games "$concurrency" > "$out/up.txt"
-trap '"$root/taikai" cluster down --dir "$out/cluster" > /dev/null 2>&1 || true' EXIT
-pids=$(sed -n 's/.* pid \([0-9]*\).*/\1/p' "$out/up.txt")
-# user + system CPU seconds of every service JVM (engines excluded: they outlive the run)
-service_cpu() { for pid in $pids; do awk '{ print $1 " " ($14 + $15) }' "/proc/$pid/stat"; done; }
+# Two clusters of the same shape, up side by side: one with TLS everywhere (the default: HTTPS, gRPC over
+# TLS, referee-to-worker mutual TLS, Kafka over mutual TLS with ACLs; docs/security.md) and one with
+# --plaintext. Their timed submissions alternate, so that both see the same machine.
+variants=(tls plaintext)
+up_args_tls=()
+up_args_plaintext=(--plaintext)
+trap 'for v in "${variants[@]}"; do "$root/taikai" cluster down --dir "$out/cluster-$v" > /dev/null 2>&1 || true; done' EXIT
+for v in "${variants[@]}"; do
+  echo "cluster ($v): 1 referee ($concurrency games at once), 2 workers ($concurrency slots each)" >&2
+  args_name="up_args_$v[@]"
+  "$root/taikai" cluster up --dir "$out/cluster-$v" --workers 2 --referees 1 --slots "$concurrency" \
+    --games "$concurrency" "${!args_name}" > "$out/up-$v.txt"
+done
+# user + system CPU seconds of every service JVM of cluster $1 (engines excluded: they outlive the run)
+service_cpu() {
+  for pid in $(sed -n 's/.* pid \([0-9]*\).*/\1/p' "$out/up-$1.txt"); do awk '{ print $1 " " ($14 + $15) }' "/proc/$pid/stat"; done
+}
 cluster_file=$(tournament "$concurrency" cluster-unused)
-submit() { # $1: run name; prints wall seconds
+submit() { # $1: cluster, $2: run name; prints wall seconds
   local begin=$(date +%s%N)
-  ( "$root/taikai" cluster submit --dir "$out/cluster" --concurrency 16 --out "$out/$1-records" "$cluster_file" > "$out/$1.txt" 2> "$out/$1.progress"; times > "$out/$1.times" )
+  ( "$root/taikai" cluster submit --dir "$out/cluster-$1" --concurrency 16 --out "$out/$2-records" "$cluster_file" > "$out/$2.txt" 2> "$out/$2.progress"; times > "$out/$2.times" )
   seconds $(( $(date +%s%N) - begin ))
 }
-cold=""
+declare -A cold warm
 for i in $(seq "$warmups"); do
-  echo "  warm-up submission $i of $warmups (services cold: JIT compilation under way)" >&2
-  cold="$cold $(submit "cluster-cold-$i")"
+  for v in "${variants[@]}"; do
+    echo "  warm-up submission $i of $warmups to the $v cluster (services cold: JIT compilation under way)" >&2
+    cold[$v]="${cold[$v]:-} $(submit "$v" "$v-cold-$i")"
+  done
 done
-warm=""
 for i in $(seq "$repeats"); do
-  echo "  submission $i of $repeats, the same games (services warm)" >&2
-  service_cpu > "$out/cpu-before"
-  warm="$warm $(submit "cluster-$i")"
-  service_cpu > "$out/cpu-after"
+  for v in "${variants[@]}"; do
+    echo "  submission $i of $repeats to the $v cluster, the same games (services warm)" >&2
+    service_cpu "$v" > "$out/cpu-before-$v"
+    warm[$v]="${warm[$v]:-} $(submit "$v" "$v-$i")"
+    service_cpu "$v" > "$out/cpu-after-$v"
+  done
 done
 ticks=$(getconf CLK_TCK)
-cpu_table=$(join <(sort "$out/cpu-before") <(sort "$out/cpu-after") | while read -r pid before after; do
-  name=$(grep " pid $pid " "$out/up.txt" | awk '{ print $1 }')
-  awk -v n="$name" -v b="$before" -v a="$after" -v t="$ticks" 'BEGIN { printf "%s %.1f\n", n, (a - b) / t }'
-done)
-url=$(sed -n 's/^Records: //p' "$out/cluster-$repeats.txt")
-curl -s -H "Authorization: Bearer $(cat "$out/cluster/access/viewer.token")" "$url?limit=1000" > "$out/records-1.json"
+cpu_table() { # $1: cluster -> "member CPU-seconds" lines of its last timed submission
+  join <(sort "$out/cpu-before-$1") <(sort "$out/cpu-after-$1") | while read -r pid before after; do
+    name=$(grep " pid $pid " "$out/up-$1.txt" | awk '{ print $1 }')
+    awk -v n="$name" -v b="$before" -v a="$after" -v t="$ticks" 'BEGIN { printf "%s %.1f\n", n, (a - b) / t }'
+  done
+}
 if [ "$games" -gt 1000 ]; then
   echo "bench/distributed.sh reads at most 1000 records" >&2
 fi
-
-python3 - "$out/records-1.json" "$out/local-c2-1/results.json" > "$out/summary.txt" <<'PY'
+for v in "${variants[@]}"; do
+  url=$(sed -n 's/^Records: //p' "$out/$v-$repeats.txt")
+  ca=()
+  [ "$v" = plaintext ] || ca=(--cacert "$out/cluster-$v/tls/ca/ca.crt")
+  curl -sf "${ca[@]}" -H "Authorization: Bearer $(cat "$out/cluster-$v/access/viewer.token")" "$url?limit=1000" > "$out/records-$v.json"
+  python3 - "$out/records-$v.json" "$out/local-c2-1/results.json" > "$out/summary-$v.txt" <<'PY'
 import json, sys
 records = json.load(open(sys.argv[1]))["records"]
 local = json.load(open(sys.argv[2]))["games"]
@@ -115,15 +135,17 @@ same = {(g["id"], g["sente"], g["gote"], g["start_sfen"]) for g in local} == {
 print(len(records), len(overhead), "%.1f" % pct(overhead, 0.5), "%.1f" % pct(overhead, 0.99),
       "%.1f" % pct(latency, 0.5), "%.1f" % pct(latency, 0.99), "yes" if same else "no")
 PY
-read -r counted moves over_med over_p99 lat_med lat_p99 same < "$out/summary.txt"
+done
 # `times` prints the shell's then its children's user and system time, e.g. "0m1.5s 0m0.3s"
 child_cpu() { sed -n 2p "$1" | awk '{ n = 0; for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60 + t[2] } printf "%.1f", n }'; }
 local_cpu=$(child_cpu "$out/local-c2-$repeats.times")
-client_cpu=$(child_cpu "$out/cluster-$repeats.times")
 local_2_s=$(echo "$local_2" | median)
 local_c_s=$(echo "$local_c" | median)
-warm_s=$(echo "$warm" | median)
 best_local_s=$(printf '%s\n%s\n' "$local_2_s" "$local_c_s" | sort -n | head -1)
+tls_s=$(echo "${warm[tls]}" | median)
+plain_s=$(echo "${warm[plaintext]}" | median)
+read -r counted moves over_med over_p99 lat_med lat_p99 same < "$out/summary-tls.txt"
+read -r p_counted p_moves p_over_med p_over_p99 p_lat_med p_lat_p99 p_same < "$out/summary-plaintext.txt"
 cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
 {
   echo "# Distributed-mode benchmark"
@@ -132,32 +154,42 @@ cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
   echo
   echo "- Machine: $cpu, $(nproc) cores; $(uname -sr); $(java -version 2>&1 | head -1)"
   echo "- Games: $games Minishogi games of Fairy-Stockfish 11.1 against itself at \`go nodes 1\`, paired openings"
-  echo "  from openings/minishogi.txt; the same games in every run (the cluster played the same game ids,"
-  echo "  colours and openings as the local runner: $same)."
-  echo "- Cluster: Kafka (one KRaft process), scheduler, 1 referee ($concurrency games at once), 2 workers"
-  echo "  ($concurrency engine slots each), every service its own JVM, all on this machine over loopback;"
-  echo "  submitted with --concurrency 16; $warmups untimed warm-up submissions, then $repeats timed ones."
+  echo "  from openings/minishogi.txt; the same games in every run (each cluster played the same game ids,"
+  echo "  colours and openings as the local runner: TLS $same, plaintext $p_same)."
+  echo "- Clusters: two of the same shape, up side by side, their timed submissions alternating: Kafka (one"
+  echo "  KRaft process), scheduler, 1 referee ($concurrency games at once), 2 workers ($concurrency engine slots"
+  echo "  each), every service its own JVM, all on this machine over loopback; one with TLS on every hop (the"
+  echo "  default: HTTPS and gRPC over TLS, referee-to-worker and Kafka mutual TLS, Kafka ACLs), one started"
+  echo "  with --plaintext. Submitted with --concurrency 16; $warmups untimed warm-up submissions each, then"
+  echo "  $repeats timed ones."
   echo "- Local: \`taikai run\` (a fresh JVM each run, engines kept between games), $repeats runs per concurrency."
   echo
   echo "| configuration | runs (s) | median s | games/s |"
   echo "|---|---|---|---|"
   echo "| local runner, concurrency 2 | $local_2 | $local_2_s | $(rate "$local_2_s") |"
   [ "$concurrency" = 2 ] || echo "| local runner, concurrency $concurrency | $local_c | $local_c_s | $(rate "$local_c_s") |"
-  echo "| cluster, warm-up submissions (JVMs cold, then warming) | $cold | | |"
-  echo "| cluster, warm | $warm | $warm_s | $(rate "$warm_s") |"
+  echo "| cluster with TLS, warm-up submissions (JVMs cold, then warming) | ${cold[tls]} | | |"
+  echo "| cluster in plaintext, warm-up submissions | ${cold[plaintext]} | | |"
+  echo "| **cluster with TLS, warm** | ${warm[tls]} | $tls_s | $(rate "$tls_s") |"
+  echo "| cluster in plaintext, warm (reference) | ${warm[plaintext]} | $plain_s | $(rate "$plain_s") |"
   echo
-  echo "Warm cluster throughput is **$(awk -v l="$best_local_s" -v c="$warm_s" 'BEGIN { printf "%.0f", 100 * l / c }')%** of the local runner's at its best concurrency (goal: at least 80%); the last submission counted $counted games."
+  echo "Warm throughput with TLS is **$(awk -v p="$plain_s" -v t="$tls_s" 'BEGIN { printf "%.1f", 100 * p / t }')%** of plaintext's (goal: within 5%, so at least 95%) and"
+  echo "$(awk -v l="$best_local_s" -v c="$tls_s" 'BEGIN { printf "%.0f", 100 * l / c }')% of the local runner's at its best concurrency (plaintext: $(awk -v l="$best_local_s" -v c="$plain_s" 'BEGIN { printf "%.0f", 100 * l / c }')%; goal: at least 80%). The last submissions counted $counted (TLS) and $p_counted (plaintext) games."
   echo
-  echo "Per move over $moves moves of the last submission: transport overhead (referee's measurement minus the"
-  echo "worker's pipe measurement) median **$over_med µs**, p99 $over_p99 µs (goal: median under 1 ms); the"
-  echo "referee's whole measurement median $lat_med µs, p99 $lat_p99 µs."
+  echo "Per move over the last submission's moves: transport overhead (the referee's measurement minus the worker's"
+  echo "pipe measurement), and the referee's whole measurement (goal: transport median under 0.5 ms with TLS):"
   echo
-  echo "CPU seconds used during the last submission by the service JVMs (the engines are not counted), against"
-  echo "a local run at concurrency 2 (its whole process, engines included): $local_cpu s."
+  echo "| cluster | moves | transport median µs | transport p99 µs | referee median µs | referee p99 µs |"
+  echo "|---|---|---|---|---|---|"
+  echo "| TLS | $moves | **$over_med** | $over_p99 | $lat_med | $lat_p99 |"
+  echo "| plaintext | $p_moves | $p_over_med | $p_over_p99 | $p_lat_med | $p_lat_p99 |"
   echo
-  echo "| service | CPU s |"
-  echo "|---|---|"
-  echo "$cpu_table" | awk '{ printf "| %s | %s |\n", $1, $2 }'
-  echo "| all services | $(echo "$cpu_table" | awk '{ n += $2 } END { printf "%.1f", n }') |"
-  echo "| the submitting client (\`taikai cluster submit\`) | $client_cpu |"
+  echo "CPU seconds used during the last timed submission by each cluster's service JVMs (the engines are not"
+  echo "counted), against a local run at concurrency 2 (its whole process, engines included): $local_cpu s."
+  echo
+  echo "| service | CPU s with TLS | CPU s in plaintext |"
+  echo "|---|---|---|"
+  join <(cpu_table tls | sort) <(cpu_table plaintext | sort) | awk '{ printf "| %s | %s | %s |\n", $1, $2, $3 }'
+  echo "| all services | $(cpu_table tls | awk '{ n += $2 } END { printf "%.1f", n }') | $(cpu_table plaintext | awk '{ n += $2 } END { printf "%.1f", n }') |"
+  echo "| the submitting client (\`taikai cluster submit\`) | $(child_cpu "$out/tls-$repeats.times") | $(child_cpu "$out/plaintext-$repeats.times") |"
 } | tee "$report"

@@ -1,7 +1,9 @@
 package dev.taikai.access;
 
+import dev.taikai.access.tls.ServiceRole;
 import java.util.EnumSet;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -43,7 +45,19 @@ public final class Policy {
             Map.entry("GET /api/cluster", READERS),
             Map.entry("GET /q/metrics", EnumSet.of(Role.ADMIN, Role.VIEWER)));
 
+    /**
+     * Operations that, over TLS, also need a client certificate of a given role: a stolen referee token
+     * alone opens no engine session; only a process holding a referee's key does.
+     */
+    private static final Map<String, ServiceRole> PEERS =
+            Map.of("taikai.worker.v1.EngineWorker/Session", ServiceRole.REFEREE);
+
     private Policy() {}
+
+    /** The role whose client certificate {@code operation} needs when the service runs TLS. */
+    public static Optional<ServiceRole> requiredPeer(String operation) {
+        return Optional.ofNullable(PEERS.get(operation));
+    }
 
     /**
      * True for operations anyone may call without a token: gRPC and HTTP health checks, the dashboard's

@@ -24,7 +24,8 @@ import java.util.regex.Pattern;
  * published_ms}, the same clock: one machine) to its arrival here. Runs until the file STOP exists, then
  * prints: subscribers, game updates received, delay median and p99 in ms.
  *
- * <p>Usage: LiveLoad SCHEDULER-URL TOKEN-FILE SUBSCRIBERS STOP-FILE
+ * <p>Usage: LiveLoad SCHEDULER-URL TOKEN-FILE SUBSCRIBERS STOP-FILE [CA-FILE]; with CA-FILE, over HTTPS
+ * trusting that CA (the local cluster's, docs/security.md).
  */
 public final class LiveLoad {
     private static final Pattern PUBLISHED = Pattern.compile("\"published_ms\":(\\d+)");
@@ -36,7 +37,11 @@ public final class LiveLoad {
         String token = Files.readString(Path.of(args[1])).strip();
         int subscribers = Integer.parseInt(args[2]);
         Path stop = Path.of(args[3]);
-        HttpClient client = HttpClient.newHttpClient();
+        HttpClient.Builder builder = HttpClient.newBuilder();
+        if (args.length > 4) {
+            builder.sslContext(trusting(Path.of(args[4])));
+        }
+        HttpClient client = builder.build();
         ConcurrentLinkedQueue<Long> delays = new ConcurrentLinkedQueue<>();
         AtomicLong connected = new AtomicLong();
         List<Thread> threads = new ArrayList<>();
@@ -59,6 +64,22 @@ public final class LiveLoad {
         long median = sorted.isEmpty() ? 0 : sorted.get(sorted.size() / 2);
         long p99 = sorted.isEmpty() ? 0 : sorted.get(Math.min(sorted.size() - 1, (int) (sorted.size() * 0.99)));
         System.out.println(subscribers + " " + sorted.size() + " " + median + " " + p99);
+    }
+
+    /** A TLS context that trusts the CA certificate in {@code file} (PEM). */
+    private static javax.net.ssl.SSLContext trusting(Path file) throws Exception {
+        java.security.KeyStore trusted = java.security.KeyStore.getInstance(java.security.KeyStore.getDefaultType());
+        trusted.load(null, null);
+        try (var in = Files.newInputStream(file)) {
+            trusted.setCertificateEntry(
+                    "ca", java.security.cert.CertificateFactory.getInstance("X.509").generateCertificate(in));
+        }
+        javax.net.ssl.TrustManagerFactory trust =
+                javax.net.ssl.TrustManagerFactory.getInstance(javax.net.ssl.TrustManagerFactory.getDefaultAlgorithm());
+        trust.init(trusted);
+        javax.net.ssl.SSLContext context = javax.net.ssl.SSLContext.getInstance("TLS");
+        context.init(null, trust.getTrustManagers(), null);
+        return context;
     }
 
     private static void subscribe(

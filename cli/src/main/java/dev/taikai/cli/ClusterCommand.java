@@ -121,6 +121,13 @@ final class ClusterCommand implements Runnable {
                 description = "An engine catalog the workers add to the built-in engines.")
         Path catalog;
 
+        @Option(
+                names = "--plaintext",
+                description = "Run without TLS, for debugging: tokens and records cross loopback unencrypted. By"
+                        + " default every listener speaks TLS with certificates of a CA made for this cluster"
+                        + " (docs/security.md).")
+        boolean plaintext;
+
         @Override
         public Integer call() throws Exception {
             if (catalog != null) {
@@ -143,7 +150,8 @@ final class ClusterCommand implements Runnable {
                                 games,
                                 catalog == null
                                         ? null
-                                        : catalog.toAbsolutePath().toString()),
+                                        : catalog.toAbsolutePath().toString(),
+                                plaintext),
                         Duration.ofSeconds(120));
             } catch (IllegalArgumentException | IllegalStateException e) {
                 throw new ExitCodes.UsageException(e.getMessage());
@@ -190,6 +198,11 @@ final class ClusterCommand implements Runnable {
         out.printf(
                 "Access tokens (docs/access.md): %s/<admin|referee|worker|viewer>.token%n",
                 cluster.directory().resolve("access"));
+        cluster.certificates()
+                .ifPresentOrElse(
+                        c -> out.printf(
+                                "TLS on every listener (docs/security.md); the cluster's CA: %s%n", c.caCertificate()),
+                        () -> out.println("Plaintext: no TLS on any listener (--plaintext)"));
         out.flush();
     }
 
@@ -243,7 +256,7 @@ final class ClusterCommand implements Runnable {
                 throw new ExitCodes.UsageException(e.getMessage());
             }
             PrintWriter err = spec.commandLine().getErr();
-            SchedulerClient scheduler = new SchedulerClient(cluster.scheduler().http(), cluster.token(Role.ADMIN));
+            SchedulerClient scheduler = cluster.schedulerClient(Role.ADMIN);
             TournamentState state;
             try {
                 state = scheduler.create(ClusterRecords.specMessage(plan).toBuilder()
@@ -306,7 +319,7 @@ final class ClusterCommand implements Runnable {
         public Integer call() throws Exception {
             LocalCluster cluster = recorded();
             RunPlan plan = plan(file, out);
-            SchedulerClient scheduler = new SchedulerClient(cluster.scheduler().http(), cluster.token(Role.ADMIN));
+            SchedulerClient scheduler = cluster.schedulerClient(Role.ADMIN);
             TournamentState state;
             try {
                 state = scheduler.state(id);
@@ -420,8 +433,9 @@ final class ClusterCommand implements Runnable {
             mixinStandardHelpOptions = true,
             description = {
                 "Shows what the cluster runs and where.",
-                "With --url MEMBER, prints only that member's HTTP address (for scripts: curl \"$(./taikai cluster"
-                        + " status --url scheduler)/api/tournaments\")."
+                "With --url MEMBER, prints only that member's HTTP address, and with --ca only the file of the"
+                        + " cluster's CA certificate (for scripts: curl --cacert \"$(./taikai cluster status --ca)\""
+                        + " \"$(./taikai cluster status --url scheduler)/api/tournaments\")."
             })
     static final class StatusCommand extends Directory implements Callable<Integer> {
         @Spec
@@ -433,9 +447,24 @@ final class ClusterCommand implements Runnable {
                 description = "print only the HTTP address of this member (scheduler, referee-1, worker-1, ...)")
         String url;
 
+        @Option(names = "--ca", description = "print only the file of the cluster's CA certificate")
+        boolean ca;
+
         @Override
         public Integer call() throws Exception {
             LocalCluster cluster = recorded();
+            if (ca) {
+                if (url != null) {
+                    throw new ExitCodes.UsageException("--ca and --url print one thing each: give one of them");
+                }
+                spec.commandLine()
+                        .getOut()
+                        .println(cluster.certificates()
+                                .orElseThrow(() -> new ExitCodes.UsageException(
+                                        "the cluster runs in plaintext (--plaintext): it has no CA"))
+                                .caCertificate());
+                return 0;
+            }
             if (url == null) {
                 describe(spec.commandLine().getOut(), cluster);
                 return 0;

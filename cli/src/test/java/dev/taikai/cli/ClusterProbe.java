@@ -1,8 +1,11 @@
 package dev.taikai.cli;
 
 import dev.taikai.access.Role;
+import dev.taikai.access.grpc.GrpcTls;
+import dev.taikai.access.tls.TlsCredentials;
 import dev.taikai.cli.cluster.LocalCluster;
 import dev.taikai.deploy.LoopbackPorts;
+import io.grpc.netty.NettyChannelBuilder;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -16,10 +19,12 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** Reads a local cluster's HTTP endpoints from tests: bodies, status codes and Prometheus samples. */
 final class ClusterProbe {
-    private static final HttpClient HTTP =
+    /** The client of the cluster started last: over TLS with the operator's certificate when it runs TLS. */
+    private static volatile HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     /** The token sent with every request (the cluster's viewer token). */
@@ -27,8 +32,22 @@ final class ClusterProbe {
 
     private ClusterProbe() {}
 
-    static void useToken(String viewerToken) {
-        token = viewerToken;
+    /** Reads {@code cluster} with its viewer token from now on. */
+    static void use(LocalCluster cluster) throws IOException {
+        token = cluster.token(Role.VIEWER);
+        http = cluster.httpClient();
+    }
+
+    /** A gRPC channel builder for a member, over TLS with the operator's certificate when the cluster runs it. */
+    static NettyChannelBuilder channel(LocalCluster cluster, LocalCluster.Member member) throws IOException {
+        NettyChannelBuilder builder = NettyChannelBuilder.forTarget(member.grpc());
+        Optional<TlsCredentials> operator = cluster.operatorCredentials();
+        return operator.isEmpty() ? builder.usePlaintext() : builder.sslContext(GrpcTls.client(operator.get()));
+    }
+
+    /** The HTTP client for the cluster started last. */
+    static HttpClient http() {
+        return http;
     }
 
     static String get(String url) throws IOException, InterruptedException {
@@ -36,13 +55,13 @@ final class ClusterProbe {
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
         }
-        return HTTP.send(request.build(), HttpResponse.BodyHandlers.ofString()).body();
+        return http.send(request.build(), HttpResponse.BodyHandlers.ofString()).body();
     }
 
     /** The HTTP status of {@code url}, or -1 when nothing answers. */
     static int status(String url) throws InterruptedException {
         try {
-            return HTTP.send(
+            return http.send(
                             HttpRequest.newBuilder(URI.create(url))
                                     .timeout(Duration.ofSeconds(2))
                                     .build(),
@@ -105,7 +124,7 @@ final class ClusterProbe {
         LocalCluster cluster = LocalCluster.start(
                 Path.of("..").toAbsolutePath().normalize(), directory, shape, Duration.ofSeconds(180), ports);
         Files.writeString(directory.resolve("catalog.path"), shape.extraCatalog());
-        useToken(cluster.token(Role.VIEWER));
+        use(cluster);
         return cluster;
     }
 

@@ -27,14 +27,12 @@ import dev.taikai.proto.worker.v1.SessionRequest;
 import dev.taikai.proto.worker.v1.StartEngine;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.NettyChannelBuilder;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -92,7 +90,7 @@ class ClusterTest {
                     () -> handedOut.incrementAndGet() == 6 ? taken.getLocalPort() : LoopbackPorts.next());
             takenPort = taken.getLocalPort();
         }
-        scheduler = new SchedulerClient(cluster.scheduler().http(), cluster.token(Role.ADMIN));
+        scheduler = cluster.schedulerClient(Role.ADMIN);
     }
 
     @Test
@@ -402,14 +400,10 @@ class ClusterTest {
             assertEquals(200, status("GET", member.http() + "/q/health/ready", null), "probes need no secret");
         }
 
-        ManagedChannel scheduler = NettyChannelBuilder.forTarget(
-                        cluster.scheduler().grpc())
-                .usePlaintext()
-                .build();
-        ManagedChannel worker1 = NettyChannelBuilder.forTarget(
-                        cluster.member("worker-1").grpc())
-                .usePlaintext()
-                .build();
+        ManagedChannel scheduler =
+                ClusterProbe.channel(cluster, cluster.scheduler()).build();
+        ManagedChannel worker1 =
+                ClusterProbe.channel(cluster, cluster.member("worker-1")).build();
         try {
             var list = SchedulerGrpc.newBlockingStub(scheduler).withDeadlineAfter(20, TimeUnit.SECONDS);
             assertEquals(
@@ -503,7 +497,7 @@ class ClusterTest {
         assertEquals(400, command.statusCode());
         assertTrue(command.body().contains("entrants[1].engine_id"), command.body());
         assertEquals(400, post(api, admin, "").statusCode(), "an empty body");
-        HttpResponse<String> binaryGarbage = HttpClient.newHttpClient()
+        HttpResponse<String> binaryGarbage = ClusterProbe.http()
                 .send(
                         HttpRequest.newBuilder(URI.create(api))
                                 .header("Authorization", "Bearer " + admin)
@@ -534,9 +528,7 @@ class ClusterTest {
                 notInCatalog.body().contains("entrants[1].engine_id 'stockfish-17' is not in the workers' catalog"),
                 notInCatalog.body());
 
-        ManagedChannel channel = NettyChannelBuilder.forTarget(
-                        cluster.scheduler().grpc())
-                .usePlaintext()
+        ManagedChannel channel = ClusterProbe.channel(cluster, cluster.scheduler())
                 .maxInboundMessageSize(64 << 20)
                 .build();
         try {
@@ -974,7 +966,7 @@ class ClusterTest {
     }
 
     private static HttpResponse<String> post(String url, String token, String body) throws Exception {
-        return HttpClient.newHttpClient()
+        return ClusterProbe.http()
                 .send(
                         HttpRequest.newBuilder(URI.create(url))
                                 .header("Authorization", "Bearer " + token)
@@ -1000,7 +992,7 @@ class ClusterTest {
         if (token != null) {
             request.header("Authorization", "Bearer " + token);
         }
-        return HttpClient.newHttpClient()
+        return ClusterProbe.http()
                 .send(request.build(), HttpResponse.BodyHandlers.discarding())
                 .statusCode();
     }
@@ -1016,7 +1008,7 @@ class ClusterTest {
     }
 
     private static HttpResponse<String> delete(String url, String token) throws Exception {
-        return HttpClient.newHttpClient()
+        return ClusterProbe.http()
                 .send(
                         HttpRequest.newBuilder(URI.create(url))
                                 .header("Authorization", "Bearer " + token)

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.taikai.access.Role;
+import dev.taikai.access.tls.LocalCa;
+import dev.taikai.access.tls.TlsFiles;
 import dev.taikai.cli.cluster.LocalCluster;
 import dev.taikai.cli.cluster.SchedulerClient;
 import dev.taikai.cli.web.Browser;
@@ -50,13 +52,17 @@ class DashboardTest {
 
     @BeforeAll
     static void up() throws Exception {
-        browser = Browser.start(false);
-        driver = browser.driver();
         ClusterProbe.threeFakes(dir);
         cluster = ClusterProbe.start(
                 dir.resolve("cluster"),
                 new LocalCluster.Shape(1, 1, 4, 2, dir.resolve("fakes.yaml").toString()));
-        admin = new SchedulerClient(cluster.scheduler().http(), cluster.token(Role.ADMIN));
+        // the scheduler's certificate is of the cluster's own CA: the browser trusts that one key
+        browser = Browser.start(
+                false,
+                List.of(LocalCa.readCertificate(
+                        cluster.certificates().orElseThrow().folder("scheduler").resolve(TlsFiles.CERTIFICATE))));
+        driver = browser.driver();
+        admin = cluster.schedulerClient(Role.ADMIN);
         base = cluster.scheduler().http();
         login();
     }

@@ -23,7 +23,6 @@ import grpc.health.v1.HealthOuterClass.HealthCheckRequest;
 import grpc.health.v1.HealthOuterClass.HealthCheckResponse.ServingStatus;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.NettyChannelBuilder;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;
@@ -40,7 +39,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -108,7 +106,7 @@ class FaultsTest {
         cluster = ClusterProbe.start(
                 dir.resolve("cluster"),
                 new LocalCluster.Shape(2, 2, 4, 2, dir.resolve("fakes.yaml").toString()));
-        scheduler = new SchedulerClient(cluster.scheduler().http(), cluster.token(Role.ADMIN));
+        scheduler = cluster.schedulerClient(Role.ADMIN);
     }
 
     /** A fault test that failed half-way may leave a member down: the next one gets the whole cluster. */
@@ -468,8 +466,7 @@ class FaultsTest {
     /** Sends SIGTERM and watches gRPC health and HTTP readiness until the process has exited. */
     private static Shutdown terminate(LocalCluster.Member member) throws Exception {
         ProcessHandle process = ProcessHandle.of(member.pid()).orElseThrow();
-        ManagedChannel channel =
-                NettyChannelBuilder.forTarget(member.grpc()).usePlaintext().build();
+        ManagedChannel channel = ClusterProbe.channel(cluster, member).build();
         try {
             HealthGrpc.HealthBlockingStub health = HealthGrpc.newBlockingStub(channel);
             assertEquals(
@@ -510,13 +507,12 @@ class FaultsTest {
         }
     }
 
-    private static Properties kafka() {
-        Properties props = new Properties();
-        props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
-        return props;
+    /** The operator's Kafka client (a super user of the broker: poison goes where no service would put it). */
+    private static Properties kafka() throws java.io.IOException {
+        return cluster.kafkaProperties();
     }
 
-    private static KafkaProducer<String, byte[]> producer() {
+    private static KafkaProducer<String, byte[]> producer() throws java.io.IOException {
         return new KafkaProducer<>(kafka(), new StringSerializer(), new ByteArraySerializer());
     }
 

@@ -27,7 +27,6 @@ import dev.taikai.proto.tournament.v1.TournamentSpec;
 import dev.taikai.testkit.ProtoFuzz;
 import io.grpc.ManagedChannel;
 import io.grpc.StatusRuntimeException;
-import io.grpc.netty.NettyChannelBuilder;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -44,7 +43,6 @@ import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.CommonClientConfigs;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
@@ -69,11 +67,11 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class HostileInputTest {
     private static final Duration WITHIN = Duration.ofSeconds(120);
-    /** HTTP/1.1, one connection per request in flight, as the many clients of a real viewer would be. */
-    private static final HttpClient HTTP = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5))
-            .build();
+    /**
+     * HTTP/1.1, one connection per request in flight, as the many clients of a real viewer would be; over
+     * TLS with the cluster's CA.
+     */
+    private static HttpClient HTTP;
 
     @TempDir
     static Path dir;
@@ -112,7 +110,12 @@ class HostileInputTest {
         cluster = ClusterProbe.start(
                 dir.resolve("cluster"),
                 new LocalCluster.Shape(1, 1, 4, 2, dir.resolve("fakes.yaml").toString()));
-        admin = new SchedulerClient(cluster.scheduler().http(), cluster.token(Role.ADMIN));
+        admin = cluster.schedulerClient(Role.ADMIN);
+        HTTP = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(5))
+                .sslContext(cluster.sslContext().orElseThrow())
+                .build();
     }
 
     @AfterAll
@@ -453,10 +456,8 @@ class HostileInputTest {
 
     /** The code gRPC answers {@code spec} with; a tournament it creates is cancelled at once. */
     private static io.grpc.Status.Code grpcCode(TournamentSpec spec) throws Exception {
-        ManagedChannel channel = NettyChannelBuilder.forTarget(
-                        cluster.scheduler().grpc())
-                .usePlaintext()
-                .build();
+        ManagedChannel channel =
+                ClusterProbe.channel(cluster, cluster.scheduler()).build();
         try {
             var created = SchedulerGrpc.newBlockingStub(channel)
                     .withCallCredentials(new BearerToken(cluster.token(Role.ADMIN)))
@@ -479,10 +480,8 @@ class HostileInputTest {
     }
 
     private static StatusRuntimeException createOverGrpc(TournamentSpec spec) throws Exception {
-        ManagedChannel channel = NettyChannelBuilder.forTarget(
-                        cluster.scheduler().grpc())
-                .usePlaintext()
-                .build();
+        ManagedChannel channel =
+                ClusterProbe.channel(cluster, cluster.scheduler()).build();
         try {
             SchedulerGrpc.newBlockingStub(channel)
                     .withCallCredentials(new BearerToken(cluster.token(Role.ADMIN)))
@@ -614,9 +613,8 @@ class HostileInputTest {
         throw new AssertionError("no dead letter of '" + key + "' within " + WITHIN.toSeconds() + " s");
     }
 
-    private static Properties kafka() {
-        Properties props = new Properties();
-        props.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, cluster.bootstrapServers());
-        return props;
+    /** The operator's Kafka client (a super user of the broker: poison goes where no service would put it). */
+    private static Properties kafka() throws java.io.IOException {
+        return cluster.kafkaProperties();
     }
 }

@@ -25,7 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A cluster as small as one game needs: one worker of two engine slots and one referee that plays two
  * games at once. Its games wait for slots instead of being abandoned, and an SPRT that crosses its bound
- * while games are in play says one thing in the client, the standings and the records.
+ * while games are in play says one thing in the client, the standings and the records. It runs without TLS
+ * ({@code taikai cluster up --plaintext}), the debugging twin of the other cluster tests, which run with it.
  */
 class SmallClusterTest {
     @TempDir
@@ -39,8 +40,8 @@ class SmallClusterTest {
         ClusterProbe.threeFakes(dir);
         cluster = ClusterProbe.start(
                 dir.resolve("cluster"),
-                new LocalCluster.Shape(1, 1, 2, 2, dir.resolve("fakes.yaml").toString()));
-        scheduler = new SchedulerClient(cluster.scheduler().http(), cluster.token(Role.ADMIN));
+                new LocalCluster.Shape(1, 1, 2, 2, dir.resolve("fakes.yaml").toString(), true));
+        scheduler = cluster.schedulerClient(Role.ADMIN);
     }
 
     @AfterAll

@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
@@ -28,6 +29,21 @@ public final class KafkaBroker implements AutoCloseable {
     private static final String MEMBER = "kafka";
     /** What the broker logs (logger kafka.server.KafkaRaftServer, INFO) once it serves. */
     private static final String STARTED = "Kafka Server started";
+
+    /**
+     * A broker whose listeners (clients' and controller's) speak only TLS and require a client certificate
+     * of the CA, with ACLs enforced by KRaft's authorizer: nothing is allowed that no ACL allows, except
+     * to {@code superUsers}.
+     *
+     * @param certificates the broker's folder of {@code tls.crt}, {@code tls.key} (unencrypted PKCS#8) and
+     *     {@code ca.crt}, as a cert-manager Secret holds them
+     * @param principalRules Kafka's {@code ssl.principal.mapping.rules}: from a certificate's subject to
+     *     the principal its ACLs name
+     * @param superUsers Kafka's {@code super.users}; the broker's own certificate must map to one of them
+     * @param operator the folder of a super user's certificate, with which the broker's ACLs ({@link
+     *     KafkaAcls}) are created once it has started
+     */
+    public record Tls(Path certificates, String principalRules, String superUsers, Path operator) {}
 
     private final Process process;
     private final int port;
@@ -70,6 +86,12 @@ public final class KafkaBroker implements AutoCloseable {
     /** {@link #start(Path, Path, int)} with the ports it chooses taken from {@code ports}. */
     public static KafkaBroker start(Path libs, Path directory, int port, LoopbackPorts.Source ports)
             throws IOException, InterruptedException {
+        return start(libs, directory, port, ports, null);
+    }
+
+    /** {@link #start(Path, Path, int, LoopbackPorts.Source)} over TLS with ACLs, or in plaintext when {@code tls} is null. */
+    public static KafkaBroker start(Path libs, Path directory, int port, LoopbackPorts.Source ports, Tls tls)
+            throws IOException, InterruptedException {
         Files.createDirectories(directory);
         Path log = directory.resolve("broker.log");
         for (int attempt = 1; ; attempt++) {
@@ -77,7 +99,7 @@ public final class KafkaBroker implements AutoCloseable {
             int controllerPort = ports.next();
             long offset = ProcessLogs.offset(log);
             try {
-                return startOnce(libs, directory, brokerPort, controllerPort);
+                return startOnce(libs, directory, brokerPort, controllerPort, tls);
             } catch (StartFailure e) {
                 if (attempt == BIND_ATTEMPTS || !ProcessLogs.bindFailed(log, offset)) {
                     throw e;
@@ -90,35 +112,43 @@ public final class KafkaBroker implements AutoCloseable {
         }
     }
 
-    private static KafkaBroker startOnce(Path libs, Path directory, int brokerPort, int controllerPort)
+    private static KafkaBroker startOnce(Path libs, Path directory, int brokerPort, int controllerPort, Tls tls)
             throws IOException, InterruptedException {
         Path data = directory.resolve("data");
         Path config = directory.resolve("server.properties");
-        Files.writeString(
-                config,
-                String.join(
-                                "\n",
-                                "process.roles=broker,controller",
-                                "node.id=1",
-                                "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
-                                "listeners=PLAINTEXT://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:"
-                                        + controllerPort,
-                                "advertised.listeners=PLAINTEXT://127.0.0.1:" + brokerPort,
-                                "controller.listener.names=CONTROLLER",
-                                "listener.security.protocol.map=CONTROLLER:PLAINTEXT,PLAINTEXT:PLAINTEXT",
-                                "inter.broker.listener.name=PLAINTEXT",
-                                "log.dirs=" + data,
-                                "num.partitions=1",
-                                "auto.create.topics.enable=false",
-                                "offsets.topic.replication.factor=1",
-                                "offsets.topic.num.partitions=4",
-                                "transaction.state.log.replication.factor=1",
-                                "transaction.state.log.min.isr=1",
-                                "group.initial.rebalance.delay.ms=0",
-                                "log.cleaner.backoff.ms=1000",
-                                "")
-                        + "\n",
-                StandardCharsets.UTF_8);
+        String protocol = tls == null ? "PLAINTEXT" : "SSL";
+        List<String> lines = new ArrayList<>(List.of(
+                "process.roles=broker,controller",
+                "node.id=1",
+                "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
+                "listeners=BROKER://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort,
+                "advertised.listeners=BROKER://127.0.0.1:" + brokerPort,
+                "controller.listener.names=CONTROLLER",
+                "listener.security.protocol.map=CONTROLLER:" + protocol + ",BROKER:" + protocol,
+                "inter.broker.listener.name=BROKER",
+                "log.dirs=" + data,
+                "num.partitions=1",
+                "auto.create.topics.enable=false",
+                "offsets.topic.replication.factor=1",
+                "offsets.topic.num.partitions=4",
+                "transaction.state.log.replication.factor=1",
+                "transaction.state.log.min.isr=1",
+                "group.initial.rebalance.delay.ms=0",
+                "log.cleaner.backoff.ms=1000"));
+        if (tls != null) {
+            lines.addAll(List.of(
+                    "ssl.keystore.type=PEM",
+                    "ssl.keystore.location=" + keystore(tls.certificates(), directory.resolve("keystore.pem")),
+                    "ssl.truststore.type=PEM",
+                    "ssl.truststore.location=" + tls.certificates().resolve("ca.crt"),
+                    "ssl.client.auth=required",
+                    "ssl.principal.mapping.rules=" + tls.principalRules(),
+                    "authorizer.class.name=org.apache.kafka.metadata.authorizer.StandardAuthorizer",
+                    "allow.everyone.if.no.acl.found=false",
+                    "super.users=" + tls.superUsers()));
+        }
+        lines.add("");
+        Files.writeString(config, String.join("\n", lines), StandardCharsets.UTF_8);
         Path log = directory.resolve("broker.log");
         if (!Files.exists(data.resolve("meta.properties"))) {
             long offset = ProcessLogs.offset(log);
@@ -166,7 +196,81 @@ public final class KafkaBroker implements AutoCloseable {
             }
             Thread.sleep(100);
         }
+        if (tls != null) {
+            try {
+                createAcls(libs, directory, brokerPort, tls, log);
+            } catch (IOException | InterruptedException | RuntimeException e) {
+                destroy(broker);
+                throw e;
+            }
+        }
         return new KafkaBroker(broker, brokerPort, directory);
+    }
+
+    /**
+     * Creates {@link KafkaAcls#all} with the operator's certificate, by {@link BrokerAcls} in a process of its
+     * own on the broker's jars (the command line carries no Kafka client). A broker without them refuses
+     * every service, so a failure stops the broker and fails the start.
+     */
+    private static void createAcls(Path libs, Path directory, int brokerPort, Tls tls, Path log)
+            throws IOException, InterruptedException {
+        Properties client = tlsClient(tls.operator(), directory.resolve("operator-keystore.pem"));
+        client.put("bootstrap.servers", "127.0.0.1:" + brokerPort);
+        Path file = directory.resolve("operator.properties");
+        try (var out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+            client.store(out, "the operator's client, for the broker's ACLs");
+        }
+        String ownCode;
+        try {
+            ownCode = Path.of(KafkaBroker.class
+                            .getProtectionDomain()
+                            .getCodeSource()
+                            .getLocation()
+                            .toURI())
+                    .toString();
+        } catch (java.net.URISyntaxException e) {
+            throw new IOException("cannot find the deploy module's code: " + e.getMessage(), e);
+        }
+        long offset = ProcessLogs.offset(log);
+        Process acls = java(libs, ownCode, BrokerAcls.class.getName(), log, file.toString())
+                .start();
+        if (!acls.waitFor(STARTUP.toSeconds(), TimeUnit.SECONDS) || acls.exitValue() != 0) {
+            destroy(acls);
+            throw new StartFailure(
+                    MEMBER,
+                    "its ACLs could not be created: " + ProcessLogs.reason(log, offset, "the ACL tool failed"),
+                    log);
+        }
+    }
+
+    /**
+     * The configuration of a Kafka client with the certificate in {@code certificates} (a folder of {@code
+     * tls.crt}, {@code tls.key} and {@code ca.crt}), whose key store is written to {@code keystore}.
+     */
+    public static Properties tlsClient(Path certificates, Path keystore) throws IOException {
+        Properties client = new Properties();
+        client.put("security.protocol", "SSL");
+        client.put("ssl.keystore.type", "PEM");
+        client.put("ssl.keystore.location", keystore(certificates, keystore).toString());
+        client.put("ssl.truststore.type", "PEM");
+        client.put("ssl.truststore.location", certificates.resolve("ca.crt").toString());
+        return client;
+    }
+
+    /**
+     * Kafka reads a PEM key store as one file of the key and then the certificate chain: written to {@code
+     * keystore} (readable by this user only) from the certificate folder.
+     */
+    private static Path keystore(Path certificates, Path keystore) throws IOException {
+        Files.deleteIfExists(keystore);
+        Files.createFile(
+                keystore,
+                java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+        Files.writeString(
+                keystore,
+                Files.readString(certificates.resolve("tls.key")) + Files.readString(certificates.resolve("tls.crt")));
+        return keystore;
     }
 
     private static void destroy(Process process) throws InterruptedException {
@@ -189,13 +293,18 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     private static ProcessBuilder java(Path libs, String main, Path log, String... args) {
+        return java(libs, null, main, log, args);
+    }
+
+    /** A JVM on the broker's jars (and {@code extra} on the class path, when not null). */
+    private static ProcessBuilder java(Path libs, String extra, String main, Path log, String... args) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(List.of(
                 "-Xms128m", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true"));
         command.add("-Dlog4j2.configurationFile=" + log4j(log.getParent()));
         command.add("-cp");
-        command.add(libs.toAbsolutePath() + "/*");
+        command.add(libs.toAbsolutePath() + "/*" + (extra == null ? "" : java.io.File.pathSeparator + extra));
         command.add(main);
         command.addAll(List.of(args));
         return new ProcessBuilder(command)

@@ -60,7 +60,18 @@ class KubernetesManifestsTest {
     private static final Map<String, String> SERVICES =
             Map.of("scheduler", "scheduler", "referee", "referee-service", "engine-worker", "engine-worker");
     /** Custom resources the manifests may use (their operators validate them). */
-    private static final Set<String> CUSTOM_KINDS = Set.of("monitoring.coreos.com/v1/ServiceMonitor");
+    private static final Set<String> CUSTOM_KINDS = Set.of(
+            "monitoring.coreos.com/v1/ServiceMonitor", "cert-manager.io/v1/Issuer", "cert-manager.io/v1/Certificate");
+    /** Container name -> the role (subject OU) of the one certificate Secret it mounts. */
+    private static final Map<String, String> ROLES = Map.of(
+            "scheduler", "scheduler",
+            "referee", "referee",
+            "engine-worker", "worker",
+            "kafka", "kafka",
+            "topics", "admin",
+            "create", "admin");
+    /** The files of a cert-manager certificate's Secret. */
+    private static final Set<String> TLS_KEYS = Set.of("tls.crt", "tls.key", "ca.crt");
 
     @TempDir
     Path work;
@@ -155,6 +166,14 @@ class KubernetesManifestsTest {
             }
         }
         assertTrue(backends > 0, overlay + ": the dashboard's Ingress");
+        for (HasMetadata object : objects) {
+            if (object instanceof io.fabric8.kubernetes.api.model.networking.v1.Ingress ingress) {
+                assertEquals(
+                        "HTTPS",
+                        ingress.getMetadata().getAnnotations().get("nginx.ingress.kubernetes.io/backend-protocol"),
+                        overlay + ": the Ingress reaches the scheduler over HTTPS");
+            }
+        }
     }
 
     /** Walks a model object and reports every field that landed in additionalProperties (an unknown field). */
@@ -205,6 +224,7 @@ class KubernetesManifestsTest {
         checkIngressesReachAService(objects, overlay);
         Set<String> configMaps = names(objects, "ConfigMap");
         Set<String> secrets = names(objects, "Secret");
+        secrets.addAll(certificates(objects).keySet());
         Map<String, PodTemplateSpec> workloads = new LinkedHashMap<>();
         for (HasMetadata object : objects) {
             if (object instanceof Deployment d) {
@@ -264,11 +284,17 @@ class KubernetesManifestsTest {
                     IntOrString port = probe.getHttpGet() != null
                             ? probe.getHttpGet().getPort()
                             : probe.getTcpSocket().getPort();
+                    if (probe.getHttpGet() != null) {
+                        assertEquals("HTTPS", probe.getHttpGet().getScheme(), where + ": probes speak HTTPS");
+                    }
                     assertTrue(hasPort(container, port), where + ": a probe on port " + port + " the container has");
                 }
                 if (SERVICES.containsKey(container.getName())) {
                     checkAgainstService(container, SERVICES.get(container.getName()), where);
                     checkLockedDown(pod, container, where);
+                    if (overlay.equals("production")) {
+                        assertEquals("true", env(container).get("TAIKAI_TLS_REQUIRED"), where + ": refuses plaintext");
+                    }
                 }
             }
         }
@@ -315,42 +341,560 @@ class KubernetesManifestsTest {
                                 overlay + ": the HPA's external metric " + name + " is served by " + ADAPTER_VALUES);
                     }
                 }
-            } else if (object instanceof GenericKubernetesResource monitor
-                    && monitor.getKind().equals("ServiceMonitor")) {
-                @SuppressWarnings("unchecked")
-                var endpoints = (List<Map<String, Object>>)
-                        ((Map<String, Object>) monitor.getAdditionalProperties().get("spec")).get("endpoints");
-                @SuppressWarnings("unchecked")
-                var matchLabels = (Map<String, String>) ((Map<String, Object>) ((Map<String, Object>)
-                                        monitor.getAdditionalProperties().get("spec"))
-                                .get("selector"))
-                        .get("matchLabels");
-                List<Service> scraped = objects.stream()
-                        .filter(o -> o instanceof Service)
-                        .map(o -> (Service) o)
-                        .filter(s -> s.getMetadata().getLabels() != null
-                                && s.getMetadata().getLabels().entrySet().containsAll(matchLabels.entrySet()))
+            }
+        }
+        checkServiceMonitors(objects, workloads, secrets, overlay);
+        checkCertificates(objects, workloads, overlay);
+        checkNetworkPolicies(objects, workloads, overlay);
+        checkKafkaTopicsJob(objects, overlay);
+    }
+
+    /**
+     * One ServiceMonitor per Taikai service scrapes its metrics port over HTTPS, trusting the CA of a
+     * certificate Secret and expecting a host name the service's certificate has, with a token that exists.
+     */
+    private static void checkServiceMonitors(
+            List<HasMetadata> objects, Map<String, PodTemplateSpec> workloads, Set<String> secrets, String overlay) {
+        Set<String> scraped = new HashSet<>();
+        for (HasMetadata object : objects) {
+            if (!(object instanceof GenericKubernetesResource monitor
+                    && monitor.getKind().equals("ServiceMonitor"))) {
+                continue;
+            }
+            String where = overlay + ": ServiceMonitor " + monitor.getMetadata().getName();
+            Map<String, Object> spec = spec(monitor);
+            Map<String, String> matchLabels = strings(map(spec, "selector", "matchLabels"));
+            List<Service> services = services(objects).stream()
+                    .filter(s -> s.getMetadata().getLabels() != null
+                            && s.getMetadata().getLabels().entrySet().containsAll(matchLabels.entrySet()))
+                    .toList();
+            assertEquals(1, services.size(), where + " scrapes one service");
+            Service service = services.get(0);
+            assertTrue(scraped.add(service.getMetadata().getName()), where + ": scraped once");
+            @SuppressWarnings("unchecked")
+            var endpoints = (List<Map<String, Object>>) spec.get("endpoints");
+            for (Map<String, Object> endpoint : endpoints) {
+                String port = (String) endpoint.get("port");
+                assertTrue(
+                        service.getSpec().getPorts().stream().anyMatch(p -> port.equals(p.getName())),
+                        where + ": port " + port + " on Service "
+                                + service.getMetadata().getName());
+                assertEquals("https", endpoint.get("scheme"), where + ": scrapes over HTTPS");
+                Map<String, Object> ca = map(endpoint, "tlsConfig", "ca", "secret");
+                assertTrue(certificates(objects).containsKey((String) ca.get("name")), where + ": the CA's Secret");
+                assertEquals("ca.crt", ca.get("key"), where + ": the CA's key");
+                String serverName = (String) map(endpoint, "tlsConfig").get("serverName");
+                assertTrue(
+                        covers(serverCertificate(objects, workloads, service, overlay), serverName),
+                        where + ": " + serverName + " is a name of the service's certificate");
+                Map<String, Object> credentials = map(endpoint, "authorization", "credentials");
+                assertTrue(secrets.contains((String) credentials.get("name")), where + ": the scrape token's Secret");
+                assertTrue(secretKeys(objects, (String) credentials.get("name"))
+                        .contains((String) credentials.get("key")));
+            }
+        }
+        Set<String> withMetrics = new HashSet<>();
+        services(objects).stream()
+                .filter(s -> s.getMetadata().getLabels() != null
+                        && "true".equals(s.getMetadata().getLabels().get("taikai.dev/metrics")))
+                .forEach(s -> withMetrics.add(s.getMetadata().getName()));
+        assertEquals(3, withMetrics.size(), overlay + ": the three services have metrics");
+        assertEquals(withMetrics, scraped, overlay + ": the ServiceMonitors scrape the three services");
+    }
+
+    /**
+     * cert-manager: every Certificate comes from an Issuer of the render as an ECDSA key in PKCS#8; the CA's
+     * is the dev overlay's own, the others carry a Taikai identity (CN=name,OU=role,O=Taikai). Every container
+     * mounts exactly the one certificate of its role, a Taikai service whole (so that renewals reach it) where
+     * TAIKAI_TLS_DIR says; every host name a client dials is one its server's certificate has.
+     */
+    private static void checkCertificates(
+            List<HasMetadata> objects, Map<String, PodTemplateSpec> workloads, String overlay) {
+        Map<String, Map<String, Object>> certificates = certificates(objects);
+        Map<String, Map<String, Object>> issuers = new HashMap<>();
+        for (HasMetadata object : objects) {
+            if (object instanceof GenericKubernetesResource issuer
+                    && issuer.getKind().equals("Issuer")) {
+                issuers.put(issuer.getMetadata().getName(), spec(issuer));
+            }
+        }
+        Set<String> caSecrets = new HashSet<>();
+        issuers.values().stream()
+                .filter(i -> i.containsKey("ca"))
+                .forEach(i -> caSecrets.add((String) map(i, "ca").get("secretName")));
+        assertEquals(Set.of("taikai-ca"), caSecrets, overlay + ": one CA Issuer, with the Secret taikai-ca");
+        Set<String> mounted = new HashSet<>();
+        for (Map.Entry<String, PodTemplateSpec> workload : workloads.entrySet()) {
+            var pod = workload.getValue().getSpec();
+            for (Container container : pod.getContainers()) {
+                String where = overlay + ": " + workload.getKey() + " " + container.getName();
+                List<io.fabric8.kubernetes.api.model.VolumeMount> tls = container.getVolumeMounts().stream()
+                        .filter(m -> certificateSecret(pod, m.getName(), certificates.keySet()) != null)
                         .toList();
-                assertEquals(3, scraped.size(), overlay + ": the ServiceMonitor scrapes the three services");
-                for (Map<String, Object> endpoint : endpoints) {
-                    String port = (String) endpoint.get("port");
-                    for (Service s : scraped) {
-                        assertTrue(
-                                s.getSpec().getPorts().stream().anyMatch(p -> port.equals(p.getName())),
-                                overlay + ": ServiceMonitor port " + port + " on Service "
-                                        + s.getMetadata().getName());
-                    }
-                    @SuppressWarnings("unchecked")
-                    var credentials = (Map<String, Object>)
-                            ((Map<String, Object>) endpoint.get("authorization")).get("credentials");
+                assertEquals(1, tls.size(), where + " mounts one certificate");
+                var mount = tls.get(0);
+                String secret = certificateSecret(pod, mount.getName(), certificates.keySet());
+                mounted.add(secret);
+                assertEquals(
+                        List.of(ROLES.get(container.getName())),
+                        map(certificates.get(secret), "subject").get("organizationalUnits"),
+                        where + ": the certificate of its role");
+                assertEquals(null, mount.getSubPath(), where + ": the Secret mounted whole, not by subPath");
+                if (SERVICES.containsKey(container.getName())) {
+                    assertEquals(
+                            mount.getMountPath(), env(container).get("TAIKAI_TLS_DIR"), where + ": TAIKAI_TLS_DIR");
+                    Volume volume = pod.getVolumes().stream()
+                            .filter(v -> v.getName().equals(mount.getName()))
+                            .findFirst()
+                            .orElseThrow();
                     assertTrue(
-                            secrets.contains((String) credentials.get("name")),
-                            overlay + ": the scrape token's Secret");
-                    assertTrue(secretKeys(objects, (String) credentials.get("name"))
-                            .contains((String) credentials.get("key")));
+                            volume.getSecret().getItems() == null
+                                    || volume.getSecret().getItems().isEmpty(),
+                            where + ": every file of the Secret");
+                }
+                if (container.getName().equals("kafka")) {
+                    checkKafkaBroker(container, mount.getMountPath(), where);
                 }
             }
         }
+        for (Map.Entry<String, Map<String, Object>> certificate : certificates.entrySet()) {
+            Map<String, Object> spec = certificate.getValue();
+            String where = overlay + ": Certificate of " + certificate.getKey();
+            Map<String, Object> issuerRef = map(spec, "issuerRef");
+            assertEquals("Issuer", issuerRef.get("kind"), where);
+            assertTrue(issuers.containsKey((String) issuerRef.get("name")), where + ": its Issuer is in the render");
+            assertEquals(
+                    Map.of("algorithm", "ECDSA", "size", 256, "encoding", "PKCS8"),
+                    map(spec, "privateKey"),
+                    where + ": an ECDSA key in PKCS#8, as the services read it");
+            if (Boolean.TRUE.equals(spec.get("isCA"))) {
+                assertTrue(caSecrets.contains(certificate.getKey()), where + ": the CA Issuer's");
+                assertTrue(issuers.get((String) issuerRef.get("name")).containsKey("selfSigned"), where);
+                continue;
+            }
+            assertEquals("taikai", issuerRef.get("name"), where + ": signed by the Taikai CA");
+            assertTrue(mounted.contains(certificate.getKey()), where + ": mounted by the pods it is for");
+            String name = (String) spec.get("commonName");
+            assertTrue(name != null && name.matches("[a-z0-9-]+"), where + ": a common name");
+            assertEquals(List.of("Taikai"), map(spec, "subject").get("organizations"), where);
+            assertEquals(
+                    Set.of("organizations", "organizationalUnits"),
+                    map(spec, "subject").keySet(),
+                    where + ": nothing else in the subject, which must read CN=<name>,OU=<role>,O=Taikai");
+        }
+        boolean ownCa = certificates.values().stream().anyMatch(c -> Boolean.TRUE.equals(c.get("isCA")));
+        assertEquals(overlay.equals("dev"), ownCa, overlay + ": a CA of its own only in dev");
+        // every name the pods are addressed by
+        for (Service service : services(objects)) {
+            String name = service.getMetadata().getName();
+            String namespace = service.getMetadata().getNamespace();
+            List<String> hosts = new ArrayList<>();
+            for (String suffix : List.of("", "." + namespace + ".svc", "." + namespace + ".svc.cluster.local")) {
+                hosts.add(name + suffix);
+                if ("None".equals(service.getSpec().getClusterIP())) {
+                    hosts.add("a-b-c-d." + name + suffix); // a pod of a headless service
+                }
+            }
+            for (String host : hosts) {
+                assertTrue(
+                        covers(serverCertificate(objects, workloads, service, overlay), host),
+                        overlay + ": the certificate behind Service " + name + " names " + host);
+            }
+        }
+        List<String> dialed = new ArrayList<>();
+        Pattern flags = Pattern.compile("(?:--bootstrap-server |https://)([a-z0-9.-]+):\\d+");
+        for (Map.Entry<String, PodTemplateSpec> workload : workloads.entrySet()) {
+            for (Container container : workload.getValue().getSpec().getContainers()) {
+                Map<String, String> env = env(container);
+                for (String variable : List.of(
+                        "TAIKAI_KAFKA_BOOTSTRAP_SERVERS", "TAIKAI_REFEREE_WORKERS", "KAFKA_CONTROLLER_QUORUM_VOTERS")) {
+                    for (String server : env.getOrDefault(variable, "").split(",")) {
+                        if (!server.isBlank()) {
+                            dialed.add(server.replaceAll("^\\d+@", "").replaceAll(":\\d+$", ""));
+                        }
+                    }
+                }
+                Matcher m = flags.matcher(String.join(" ", list(container.getCommand())));
+                while (m.find()) {
+                    dialed.add(m.group(1));
+                }
+            }
+        }
+        for (HasMetadata object : objects) {
+            if (object instanceof StatefulSet s && s.getMetadata().getName().equals("kafka")) {
+                String command = String.join(
+                        " ",
+                        s.getSpec()
+                                .getTemplate()
+                                .getSpec()
+                                .getContainers()
+                                .get(0)
+                                .getCommand());
+                assertTrue(
+                        command.contains("BROKER://${HOSTNAME}." + s.getSpec().getServiceName() + ":9092"),
+                        overlay + ": Kafka advertises its pod's name");
+                for (int i = 0; i < s.getSpec().getReplicas(); i++) {
+                    dialed.add("kafka-" + i + "." + s.getSpec().getServiceName());
+                }
+            }
+        }
+        assertTrue(
+                dialed.containsAll(List.of("kafka", "engine-worker-headless", "scheduler")), overlay + ": " + dialed);
+        for (String host : dialed) {
+            Service service = services(objects).stream()
+                    .filter(s -> s.getMetadata().getName().equals(host.split("\\.")[0])
+                            || (host.contains(".") && s.getMetadata().getName().equals(host.split("\\.")[1])))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError(overlay + ": no Service behind " + host));
+            assertTrue(
+                    covers(serverCertificate(objects, workloads, service, overlay), host),
+                    overlay + ": a client dials " + host + ", which its server's certificate must name");
+        }
+    }
+
+    /**
+     * The broker speaks only TLS on both listeners (none named SSL, which the image's run script takes for
+     * JKS), requires a client certificate, maps it to its role and enforces the ACLs of {@link KafkaAcls}.
+     */
+    private static void checkKafkaBroker(Container kafka, String certificates, String where) {
+        Map<String, String> env = env(kafka);
+        Set<String> listeners = new HashSet<>();
+        for (String listener : env.get("KAFKA_LISTENERS").split(",")) {
+            listeners.add(listener.substring(0, listener.indexOf("://")));
+        }
+        assertTrue(!listeners.contains("SSL") && !listeners.contains("PLAINTEXT"), where + ": listeners " + listeners);
+        Map<String, String> protocols = new HashMap<>();
+        for (String entry : env.get("KAFKA_LISTENER_SECURITY_PROTOCOL_MAP").split(",")) {
+            protocols.put(entry.split(":")[0], entry.split(":")[1]);
+        }
+        for (String listener : listeners) {
+            assertEquals("SSL", protocols.get(listener), where + ": listener " + listener + " speaks TLS");
+        }
+        assertTrue(listeners.contains(env.get("KAFKA_INTER_BROKER_LISTENER_NAME")), where + ": inter-broker listener");
+        assertEquals("required", env.get("KAFKA_SSL_CLIENT_AUTH"), where);
+        assertEquals("PEM", env.get("KAFKA_SSL_KEYSTORE_TYPE"), where);
+        assertEquals("PEM", env.get("KAFKA_SSL_TRUSTSTORE_TYPE"), where);
+        assertEquals(certificates + "/ca.crt", env.get("KAFKA_SSL_TRUSTSTORE_LOCATION"), where);
+        String command = String.join(" ", kafka.getCommand());
+        assertTrue(
+                command.contains("cat " + certificates + "/tls.key " + certificates + "/tls.crt > "
+                        + env.get("KAFKA_SSL_KEYSTORE_LOCATION")),
+                where + ": the key store is the key, then the certificate");
+        assertEquals("org.apache.kafka.metadata.authorizer.StandardAuthorizer", env.get("KAFKA_AUTHORIZER_CLASS_NAME"));
+        assertEquals("false", env.get("KAFKA_ALLOW_EVERYONE_IF_NO_ACL_FOUND"), where);
+        assertEquals(KafkaAcls.PRINCIPAL_RULES, env.get("KAFKA_SSL_PRINCIPAL_MAPPING_RULES"), where);
+        assertEquals(KafkaAcls.SUPER_USERS, env.get("KAFKA_SUPER_USERS"), where);
+    }
+
+    /** The kafka-topics Job connects as the operator over TLS and creates exactly the ACLs of {@link KafkaAcls}. */
+    private static void checkKafkaTopicsJob(List<HasMetadata> objects, String overlay) {
+        Job job = objects.stream()
+                .filter(o -> o instanceof Job j && j.getMetadata().getName().equals("kafka-topics"))
+                .map(o -> (Job) o)
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(overlay + ": no kafka-topics Job"));
+        String script = job.getSpec()
+                .getTemplate()
+                .getSpec()
+                .getContainers()
+                .get(0)
+                .getCommand()
+                .get(2);
+        for (String setting :
+                List.of("security.protocol=SSL", "ssl.keystore.type=PEM", "ssl.truststore.type=PEM", "$tls/ca.crt")) {
+            assertTrue(script.contains(setting), overlay + ": the Job's client has " + setting);
+        }
+        Matcher definition = Pattern.compile("(?m)^acl=\"(.*)\"$").matcher(script);
+        assertTrue(definition.find(), overlay + ": the Job defines $acl");
+        assertTrue(
+                definition.group(1).matches(".*/kafka-acls\\.sh --bootstrap-server kafka:9092 --command-config \\S+"),
+                overlay + ": " + definition.group(1));
+        List<String> lines = script.lines()
+                .filter(l -> l.startsWith("$acl "))
+                .map(l -> l.substring("$acl ".length()))
+                .toList();
+        assertEquals(KafkaAcls.commandLines(), lines, overlay + ": the Job's ACLs are KafkaAcls'");
+    }
+
+    /**
+     * NetworkPolicies deny everything the design does not need: every pod is under a policy of each
+     * direction, the flows of the design pass at both ends, the engine workers open no connection at all.
+     */
+    private static void checkNetworkPolicies(
+            List<HasMetadata> objects, Map<String, PodTemplateSpec> workloads, String overlay) {
+        List<io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy> policies = objects.stream()
+                .filter(o -> o instanceof io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy)
+                .map(o -> (io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy) o)
+                .toList();
+        String namespace = services(objects).get(0).getMetadata().getNamespace();
+        Map<String, Peer> pods = new HashMap<>();
+        for (PodTemplateSpec template : workloads.values()) {
+            String name = template.getMetadata().getLabels().get("app.kubernetes.io/name");
+            pods.put(
+                    name,
+                    new Peer(
+                            namespace,
+                            template.getMetadata().getLabels(),
+                            template.getSpec().getContainers()));
+            for (String type : List.of("Ingress", "Egress")) {
+                assertTrue(
+                        policies.stream().anyMatch(p -> types(p).contains(type) && selects(p, pods.get(name))),
+                        overlay + ": pod " + name + " is under a policy of type " + type);
+            }
+        }
+        Peer prometheus = new Peer("monitoring", Map.of("app.kubernetes.io/name", "prometheus"), List.of());
+        Peer user = new Peer("ingress-nginx", Map.of("app.kubernetes.io/name", "ingress-nginx"), List.of());
+        Peer dns = new Peer("kube-system", Map.of("k8s-app", "kube-dns"), List.of());
+        record Flow(Peer from, Peer to, int port, String protocol) {}
+        List<Flow> allowed = new ArrayList<>(List.of(
+                new Flow(pods.get("referee"), pods.get("engine-worker"), 9091, "TCP"),
+                new Flow(pods.get("scheduler"), pods.get("kafka"), 9092, "TCP"),
+                new Flow(pods.get("referee"), pods.get("kafka"), 9092, "TCP"),
+                new Flow(pods.get("kafka-topics"), pods.get("kafka"), 9092, "TCP"),
+                new Flow(pods.get("kafka"), pods.get("kafka"), 9092, "TCP"),
+                new Flow(pods.get("kafka"), pods.get("kafka"), 9093, "TCP"),
+                new Flow(pods.get("create-tournaments"), pods.get("scheduler"), 8090, "TCP"),
+                new Flow(user, pods.get("scheduler"), 8090, "TCP"),
+                new Flow(user, pods.get("scheduler"), 9090, "TCP"),
+                new Flow(prometheus, pods.get("scheduler"), 8090, "TCP"),
+                new Flow(prometheus, pods.get("referee"), 8092, "TCP"),
+                new Flow(prometheus, pods.get("engine-worker"), 8091, "TCP")));
+        for (String pod : List.of("scheduler", "referee", "kafka", "kafka-topics", "create-tournaments")) {
+            allowed.add(new Flow(pods.get(pod), dns, 53, "UDP"));
+        }
+        List<Flow> denied = List.of(
+                new Flow(pods.get("engine-worker"), pods.get("kafka"), 9092, "TCP"),
+                new Flow(pods.get("engine-worker"), pods.get("referee"), 9093, "TCP"),
+                new Flow(pods.get("engine-worker"), dns, 53, "UDP"),
+                new Flow(pods.get("scheduler"), pods.get("engine-worker"), 9091, "TCP"),
+                new Flow(pods.get("referee"), pods.get("kafka"), 9093, "TCP"),
+                new Flow(user, pods.get("engine-worker"), 9091, "TCP"),
+                new Flow(user, pods.get("kafka"), 9092, "TCP"),
+                new Flow(user, pods.get("referee"), 8092, "TCP"),
+                new Flow(prometheus, pods.get("kafka"), 9092, "TCP"));
+        for (Flow flow : allowed) {
+            assertTrue(
+                    allows(policies, flow.from(), flow.to(), flow.port(), flow.protocol()),
+                    overlay + ": the policies let " + flow + " pass");
+        }
+        for (Flow flow : denied) {
+            assertTrue(
+                    !allows(policies, flow.from(), flow.to(), flow.port(), flow.protocol()),
+                    overlay + ": the policies stop " + flow);
+        }
+        List<?> workerEgress = policies.stream()
+                .filter(p -> selects(p, pods.get("engine-worker")))
+                .flatMap(p -> list(p.getSpec().getEgress()).stream())
+                .toList();
+        assertEquals(List.of(), workerEgress, overlay + ": engine workers may open no connection (engines run there)");
+    }
+
+    /** A pod for the NetworkPolicy check: its namespace, labels and containers (for named ports). */
+    private record Peer(String namespace, Map<String, String> labels, List<Container> containers) {
+        @Override
+        public String toString() {
+            return namespace + "/" + labels.getOrDefault("app.kubernetes.io/name", labels.toString());
+        }
+    }
+
+    /** Whether {@code from} may open a connection to {@code to}: its egress and the other's ingress allow it. */
+    private static boolean allows(
+            List<io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy> policies,
+            Peer from,
+            Peer to,
+            int port,
+            String protocol) {
+        boolean egress = policies.stream()
+                .filter(p -> types(p).contains("Egress") && selects(p, from))
+                .map(p -> list(p.getSpec().getEgress()).stream()
+                        .anyMatch(r -> admits(p, list(r.getTo()), to) && opens(list(r.getPorts()), to, port, protocol)))
+                .reduce(Boolean::logicalOr)
+                .orElse(true); // under no egress policy: anything goes
+        boolean ingress = policies.stream()
+                .filter(p -> types(p).contains("Ingress") && selects(p, to))
+                .map(p -> list(p.getSpec().getIngress()).stream()
+                        .anyMatch(r ->
+                                admits(p, list(r.getFrom()), from) && opens(list(r.getPorts()), to, port, protocol)))
+                .reduce(Boolean::logicalOr)
+                .orElse(true);
+        return egress && ingress;
+    }
+
+    private static Set<String> types(io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy policy) {
+        return new HashSet<>(list(policy.getSpec().getPolicyTypes()));
+    }
+
+    private static boolean selects(io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy policy, Peer pod) {
+        return pod.namespace().equals(policy.getMetadata().getNamespace())
+                && matches(policy.getSpec().getPodSelector(), pod.labels());
+    }
+
+    /** Whether the peers of a rule (none: everyone) include {@code pod}. */
+    private static boolean admits(
+            io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicy policy,
+            List<io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPeer> peers,
+            Peer pod) {
+        if (peers.isEmpty()) {
+            return true;
+        }
+        for (var peer : peers) {
+            if (peer.getIpBlock() != null) {
+                continue; // addresses, not pods
+            }
+            boolean namespace = peer.getNamespaceSelector() == null
+                    ? pod.namespace().equals(policy.getMetadata().getNamespace())
+                    : matches(peer.getNamespaceSelector(), Map.of("kubernetes.io/metadata.name", pod.namespace()));
+            if (namespace && (peer.getPodSelector() == null || matches(peer.getPodSelector(), pod.labels()))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Whether the ports of a rule (none: all) include {@code port}, by number or by a container port's name. */
+    private static boolean opens(
+            List<io.fabric8.kubernetes.api.model.networking.v1.NetworkPolicyPort> ports,
+            Peer to,
+            int port,
+            String protocol) {
+        if (ports.isEmpty()) {
+            return true;
+        }
+        for (var p : ports) {
+            if (!protocol.equals(p.getProtocol() == null ? "TCP" : p.getProtocol())) {
+                continue;
+            }
+            IntOrString number = p.getPort();
+            if (number == null
+                    || (number.getIntVal() != null && number.getIntVal() == port)
+                    || (number.getStrVal() != null
+                            && to.containers().stream()
+                                    .flatMap(c -> c.getPorts().stream())
+                                    .anyMatch(c ->
+                                            number.getStrVal().equals(c.getName()) && c.getContainerPort() == port))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean matches(io.fabric8.kubernetes.api.model.LabelSelector selector, Map<String, String> labels) {
+        if (selector.getMatchLabels() != null
+                && !labels.entrySet().containsAll(selector.getMatchLabels().entrySet())) {
+            return false;
+        }
+        for (var e : list(selector.getMatchExpressions())) {
+            boolean has = labels.containsKey(e.getKey());
+            boolean ok = switch (e.getOperator()) {
+                case "In" -> has && e.getValues().contains(labels.get(e.getKey()));
+                case "NotIn" -> !has || !e.getValues().contains(labels.get(e.getKey()));
+                case "Exists" -> has;
+                case "DoesNotExist" -> !has;
+                default -> throw new AssertionError("operator " + e.getOperator());
+            };
+            if (!ok) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The Certificates of the render: secretName -> spec. */
+    private static Map<String, Map<String, Object>> certificates(List<HasMetadata> objects) {
+        Map<String, Map<String, Object>> certificates = new HashMap<>();
+        for (HasMetadata object : objects) {
+            if (object instanceof GenericKubernetesResource c && c.getKind().equals("Certificate")) {
+                Map<String, Object> spec = spec(c);
+                certificates.put((String) spec.get("secretName"), spec);
+            }
+        }
+        return certificates;
+    }
+
+    /** The host names of the certificate the pods behind {@code service} serve with. */
+    private static List<String> serverCertificate(
+            List<HasMetadata> objects, Map<String, PodTemplateSpec> workloads, Service service, String overlay) {
+        Map<String, Map<String, Object>> certificates = certificates(objects);
+        Set<String> secrets = new HashSet<>();
+        for (PodTemplateSpec t : workloads.values()) {
+            if (t.getMetadata()
+                    .getLabels()
+                    .entrySet()
+                    .containsAll(service.getSpec().getSelector().entrySet())) {
+                for (Volume v : t.getSpec().getVolumes()) {
+                    if (certificateSecret(t.getSpec(), v.getName(), certificates.keySet()) != null) {
+                        secrets.add(v.getSecret().getSecretName());
+                    }
+                }
+            }
+        }
+        assertEquals(
+                1,
+                secrets.size(),
+                overlay + ": one certificate behind Service "
+                        + service.getMetadata().getName());
+        @SuppressWarnings("unchecked")
+        var names = (List<String>) certificates.get(secrets.iterator().next()).get("dnsNames");
+        return names == null ? List.of() : names;
+    }
+
+    /** Whether a certificate's names cover {@code host} (a wildcard stands for one label). */
+    private static boolean covers(List<String> names, String host) {
+        return names.stream()
+                .anyMatch(n -> n.equals(host)
+                        || (n.startsWith("*.")
+                                && host.indexOf('.') > 0
+                                && host.substring(host.indexOf('.')).equals(n.substring(1))));
+    }
+
+    /** The Secret of a Certificate that a pod's volume holds, or null. */
+    private static String certificateSecret(
+            io.fabric8.kubernetes.api.model.PodSpec pod, String volume, Set<String> certificates) {
+        return pod.getVolumes().stream()
+                .filter(v -> v.getName().equals(volume) && v.getSecret() != null)
+                .map(v -> v.getSecret().getSecretName())
+                .filter(certificates::contains)
+                .findFirst()
+                .orElse(null);
+    }
+
+    private static List<Service> services(List<HasMetadata> objects) {
+        return objects.stream()
+                .filter(o -> o instanceof Service)
+                .map(o -> (Service) o)
+                .toList();
+    }
+
+    private static <T> List<T> list(List<T> list) {
+        return list == null ? List.of() : list;
+    }
+
+    private static Map<String, String> env(Container container) {
+        Map<String, String> env = new HashMap<>();
+        container.getEnv().forEach(e -> env.put(e.getName(), e.getValue()));
+        return env;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> spec(GenericKubernetesResource resource) {
+        return (Map<String, Object>) resource.getAdditionalProperties().get("spec");
+    }
+
+    /** The map at {@code path} under {@code map}; fails naming the path when it is missing. */
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> map(Map<String, Object> map, String... path) {
+        Map<String, Object> at = map;
+        for (String key : path) {
+            assertTrue(at != null && at.get(key) instanceof Map, "no " + String.join(".", path));
+            at = (Map<String, Object>) at.get(key);
+        }
+        return at;
+    }
+
+    private static Map<String, String> strings(Map<String, Object> map) {
+        Map<String, String> strings = new HashMap<>();
+        map.forEach((k, v) -> strings.put(k, String.valueOf(v)));
+        return strings;
     }
 
     /**
@@ -634,6 +1178,9 @@ class KubernetesManifestsTest {
     }
 
     private static Set<String> secretKeys(List<HasMetadata> objects, String name) {
+        if (certificates(objects).containsKey(name)) {
+            return TLS_KEYS; // cert-manager's
+        }
         for (HasMetadata o : objects) {
             if (o instanceof io.fabric8.kubernetes.api.model.Secret s
                     && s.getMetadata().getName().equals(name)) {

@@ -82,6 +82,9 @@ public final class FakeEngine {
         if (switches.spawnChild) {
             new ProcessBuilder("sleep", "600").start(); // left behind on purpose
         }
+        if (switches.connectTo != null) {
+            connect(switches.connectTo, java.nio.file.Path.of(switches.connectReport));
+        }
         if (switches.slowStartMillis > 0) {
             Thread.sleep(switches.slowStartMillis);
         }
@@ -90,6 +93,22 @@ public final class FakeEngine {
         } else {
             new FakeEngine(switches, System.out).loop();
         }
+    }
+
+    /** Tries a TCP connection to {@code hostAndPort} and writes how it went to {@code report}. */
+    private static void connect(String hostAndPort, java.nio.file.Path report) throws IOException {
+        int colon = hostAndPort.lastIndexOf(':');
+        String outcome;
+        try (java.net.Socket socket = new java.net.Socket()) {
+            socket.connect(
+                    new java.net.InetSocketAddress(
+                            hostAndPort.substring(0, colon), Integer.parseInt(hostAndPort.substring(colon + 1))),
+                    5_000);
+            outcome = "connected";
+        } catch (IOException e) {
+            outcome = "failed: " + e;
+        }
+        java.nio.file.Files.writeString(report, outcome + "\n");
     }
 
     private void loop() throws IOException {

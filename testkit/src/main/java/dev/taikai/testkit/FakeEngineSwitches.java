@@ -35,6 +35,8 @@ final class FakeEngineSwitches {
             "  --script M1,M2,...       play the next of these moves that is legal; random moves once none is left",
             "  --stderr TEXT            write TEXT to standard error at start",
             "  --log-input FILE         append every line it reads to FILE (what reached the engine)",
+            "  --connect HOST:PORT FILE at start, open a TCP connection to HOST:PORT and write to FILE 'connected'",
+            "                           or 'failed: REASON' (an engine reaching for the network)",
             "  --xboard                 speak XBoard (CECP 2) instead of USI; --no-usiok: never say feature done=1,",
             "                           --no-readyok: never answer ping; --malformed-bestmove: 'move xyzzy'",
             "  --no-ping                (XBoard) feature ping=0",
@@ -78,6 +80,8 @@ final class FakeEngineSwitches {
     java.util.List<String> script = java.util.List.of();
     String stderrText;
     String inputLog;
+    String connectTo;
+    String connectReport;
     boolean xboard;
     boolean noPing;
     boolean noSetboard;
@@ -125,6 +129,10 @@ final class FakeEngineSwitches {
                     s.script = java.util.List.of(value(args, ++i, arg).split(","));
                 case "--stderr" -> s.stderrText = value(args, ++i, arg);
                 case "--log-input" -> s.inputLog = value(args, ++i, arg);
+                case "--connect" -> {
+                    s.connectTo = value(args, ++i, arg);
+                    s.connectReport = value(args, ++i, arg);
+                }
                 case "--xboard" -> s.xboard = true;
                 case "--no-ping" -> s.noPing = true;
                 case "--no-setboard" -> s.noSetboard = true;

@@ -1,36 +1,69 @@
 package dev.taikai.access.grpc;
 
 import dev.taikai.access.Gate;
+import dev.taikai.access.Policy;
+import dev.taikai.access.tls.PeerIdentity;
+import dev.taikai.access.tls.ServiceRole;
 import io.grpc.Metadata;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
 import io.grpc.Status;
+import java.util.Optional;
 
 /**
  * Applies a {@link Gate} to every gRPC call: a call without a valid bearer token ends with UNAUTHENTICATED,
- * one whose role may not call the method with PERMISSION_DENIED, before any of it reaches the service.
+ * one whose role may not call the method with PERMISSION_DENIED, before any of it reaches the service. Over
+ * TLS, a method that needs a client certificate of a role ({@link Policy#requiredPeer}) is refused with
+ * PERMISSION_DENIED to a connection without one, whatever its token.
  */
 public final class GrpcGate implements ServerInterceptor {
     public static final Metadata.Key<String> AUTHORIZATION =
             Metadata.Key.of("authorization", Metadata.ASCII_STRING_MARSHALLER);
 
     private final Gate gate;
+    private final boolean checkCertificates;
 
+    /** A gate of tokens alone (a plaintext service). */
     public GrpcGate(Gate gate) {
+        this(gate, false);
+    }
+
+    /**
+     * A gate of tokens and, with {@code checkCertificates} (a TLS service), of client certificates where
+     * {@link Policy#requiredPeer} asks for one.
+     */
+    public GrpcGate(Gate gate, boolean checkCertificates) {
         this.gate = gate;
+        this.checkCertificates = checkCertificates;
     }
 
     @Override
     public <Q, A> ServerCall.Listener<Q> interceptCall(
             ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
-        Gate.Decision decision = gate.check(call.getMethodDescriptor().getFullMethodName(), headers.get(AUTHORIZATION));
-        if (decision instanceof Gate.Allowed) {
-            return next.startCall(call, headers);
+        String method = call.getMethodDescriptor().getFullMethodName();
+        Gate.Decision decision = gate.check(method, headers.get(AUTHORIZATION));
+        if (!(decision instanceof Gate.Allowed)) {
+            Status status = decision instanceof Gate.Denied denied
+                    ? Status.PERMISSION_DENIED.withDescription(denied.reason())
+                    : Status.UNAUTHENTICATED.withDescription(((Gate.Unauthenticated) decision).reason());
+            return refuse(call, status);
         }
-        Status status = decision instanceof Gate.Denied denied
-                ? Status.PERMISSION_DENIED.withDescription(denied.reason())
-                : Status.UNAUTHENTICATED.withDescription(((Gate.Unauthenticated) decision).reason());
+        Optional<ServiceRole> peer = checkCertificates ? Policy.requiredPeer(method) : Optional.empty();
+        if (peer.isPresent()) {
+            Optional<PeerIdentity> caller = GrpcTls.caller(call);
+            if (caller.isEmpty() || caller.get().role() != peer.get()) {
+                return refuse(
+                        call,
+                        Status.PERMISSION_DENIED.withDescription(method + " needs the client certificate of a "
+                                + peer.get().id() + "; this connection "
+                                + caller.map(c -> "presented that of " + c).orElse("presented none of Taikai's")));
+            }
+        }
+        return next.startCall(call, headers);
+    }
+
+    private static <Q, A> ServerCall.Listener<Q> refuse(ServerCall<Q, A> call, Status status) {
         call.close(status, new Metadata());
         return new ServerCall.Listener<>() {};
     }

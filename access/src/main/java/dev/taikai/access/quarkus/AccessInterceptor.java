@@ -28,6 +28,9 @@ public class AccessInterceptor implements ServerInterceptor {
     @Inject
     Gate gate;
 
+    @Inject
+    ServiceTls tls;
+
     @Override
     public <Q, A> ServerCall.Listener<Q> interceptCall(
             ServerCall<Q, A> call, Metadata headers, ServerCallHandler<Q, A> next) {
@@ -45,7 +48,7 @@ public class AccessInterceptor implements ServerInterceptor {
                 super.close(status, trailers);
             }
         };
-        return new GrpcGate(gate).interceptCall(logged, headers, next);
+        return new GrpcGate(gate, tls.credentials().isPresent()).interceptCall(logged, headers, next);
     }
 
     /** The name the caller's token was issued to, or its address when it has none. */

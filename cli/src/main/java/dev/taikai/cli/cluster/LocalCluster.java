@@ -6,6 +6,9 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.taikai.access.Role;
 import dev.taikai.access.Tokens;
+import dev.taikai.access.tls.ServiceRole;
+import dev.taikai.access.tls.TlsCredentials;
+import dev.taikai.deploy.KafkaAcls;
 import dev.taikai.deploy.KafkaBroker;
 import dev.taikai.deploy.LoopbackPorts;
 import dev.taikai.deploy.ProcessLogs;
@@ -24,7 +27,9 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
 
 /**
  * Taikai's services as separate processes on this machine: a Kafka broker (KRaft, loopback), the
@@ -33,10 +38,10 @@ import java.util.concurrent.TimeUnit;
  * where, so that later commands (and {@code taikai cluster down}) find it.
  */
 public final class LocalCluster {
-    /** One service process. */
-    public record Member(String name, String role, long pid, int httpPort, int grpcPort) {
+    /** One service process; {@code tls}: its listeners speak TLS only. */
+    public record Member(String name, String role, long pid, int httpPort, int grpcPort, boolean tls) {
         public String http() {
-            return "http://127.0.0.1:" + httpPort;
+            return (tls ? "https" : "http") + "://127.0.0.1:" + httpPort;
         }
 
         public String grpc() {
@@ -44,8 +49,22 @@ public final class LocalCluster {
         }
     }
 
-    /** How many of what to start. */
-    public record Shape(int workers, int referees, int slotsPerWorker, int gamesPerReferee, String extraCatalog) {
+    /**
+     * How many of what to start; {@code plaintext}: without TLS (for debugging; by default every listener
+     * speaks TLS with certificates of the cluster's own CA, {@link ClusterCertificates}).
+     */
+    public record Shape(
+            int workers,
+            int referees,
+            int slotsPerWorker,
+            int gamesPerReferee,
+            String extraCatalog,
+            boolean plaintext) {
+        /** A cluster with TLS. */
+        public Shape(int workers, int referees, int slotsPerWorker, int gamesPerReferee, String extraCatalog) {
+            this(workers, referees, slotsPerWorker, gamesPerReferee, extraCatalog, false);
+        }
+
         public Shape {
             if (workers < 1 || referees < 1 || slotsPerWorker < 1 || gamesPerReferee < 1) {
                 throw new IllegalArgumentException("a cluster needs at least one worker, referee, slot and game");
@@ -79,11 +98,17 @@ public final class LocalCluster {
     private final Map<String, Long> logOffsets = new HashMap<>();
 
     private Path root;
+    /** The cluster's CA and certificates; null for a plaintext cluster. */
+    private final ClusterCertificates certificates;
+    /** The operator's TLS credentials, read on first use. */
+    private TlsCredentials operator;
 
-    private LocalCluster(Path directory, String bootstrapServers, List<Member> members) {
+    private LocalCluster(
+            Path directory, String bootstrapServers, List<Member> members, ClusterCertificates certificates) {
         this.directory = directory;
         this.bootstrapServers = bootstrapServers;
         this.members = new ArrayList<>(members);
+        this.certificates = certificates;
     }
 
     /**
@@ -121,16 +146,18 @@ public final class LocalCluster {
         }
         Path libs = KafkaBroker.libs(root);
         Path access = issueTokens(directory);
+        deleteTree(directory.resolve("tls")); // a CA of an earlier cluster is not reused
+        ClusterCertificates certificates = shape.plaintext() ? null : ClusterCertificates.create(directory);
         long deadline = System.nanoTime() + readyWithin.toNanos();
-        LocalCluster cluster = new LocalCluster(directory, null, List.of());
+        LocalCluster cluster = new LocalCluster(directory, null, List.of(), certificates);
         cluster.root = root;
         try {
             Path brokerLog = directory.resolve("kafka").resolve("broker.log");
             cluster.logOffsets.put("kafka", ProcessLogs.offset(brokerLog));
-            KafkaBroker broker = KafkaBroker.start(libs, directory.resolve("kafka"), 0, ports);
+            KafkaBroker broker = KafkaBroker.start(libs, directory.resolve("kafka"), 0, ports, cluster.brokerTls());
             String kafka = broker.bootstrapServers();
             cluster.bootstrapServers = kafka;
-            cluster.members.add(new Member("kafka", "kafka", broker.pid(), 0, broker.port()));
+            cluster.members.add(new Member("kafka", "kafka", broker.pid(), 0, broker.port(), false));
             cluster.processes.put("kafka", broker.process());
             // the scheduler creates the topics; the others start once it is ready
             cluster.startAll(
@@ -149,6 +176,40 @@ public final class LocalCluster {
             Files.deleteIfExists(directory.resolve(STATE));
             throw e;
         }
+    }
+
+    /** The broker's TLS and ACLs in a TLS cluster (its certificate issued at its first start); null in plaintext. */
+    private KafkaBroker.Tls brokerTls() throws IOException {
+        if (certificates == null) {
+            return null;
+        }
+        Path folder = certificates.folder("kafka");
+        if (!Files.exists(folder.resolve(dev.taikai.access.tls.TlsFiles.CERTIFICATE))) {
+            certificates.issue("kafka", ServiceRole.KAFKA);
+        }
+        return new KafkaBroker.Tls(
+                folder, KafkaAcls.PRINCIPAL_RULES, KafkaAcls.SUPER_USERS, certificates.folder("admin"));
+    }
+
+    /**
+     * Kafka client properties for the operator: the bootstrap servers and, in a TLS cluster, the admin
+     * certificate (a super user of the broker).
+     */
+    public Properties kafkaProperties() throws IOException {
+        Properties properties = certificates == null
+                ? new Properties()
+                : KafkaBroker.tlsClient(
+                        certificates.folder("admin"),
+                        certificates.folder("admin").resolve("keystore.pem"));
+        properties.put("bootstrap.servers", bootstrapServers);
+        return properties;
+    }
+
+    /** Kafka client properties with the certificate in {@code folder} (one of {@link ClusterCertificates}). */
+    public Properties kafkaProperties(Path folder) throws IOException {
+        Properties properties = KafkaBroker.tlsClient(folder, folder.resolve("keystore.pem"));
+        properties.put("bootstrap.servers", bootstrapServers);
+        return properties;
     }
 
     /** A member about to be started. */
@@ -251,6 +312,17 @@ public final class LocalCluster {
         return access;
     }
 
+    private static void deleteTree(Path tree) throws IOException {
+        if (!Files.exists(tree)) {
+            return;
+        }
+        try (var paths = Files.walk(tree)) {
+            for (Path path : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(path);
+            }
+        }
+    }
+
     private static String tokenFile(Role role) {
         return role.id() + ".token";
     }
@@ -270,13 +342,24 @@ public final class LocalCluster {
         return options;
     }
 
-    /** Starts a service and records it as a member (replacing an earlier member of that name). */
+    /**
+     * Starts a service and records it as a member (replacing an earlier member of that name). In a TLS
+     * cluster it runs with its own certificate, issued at its first start.
+     */
     private synchronized Member launch(String name, String role, Launch launch) throws IOException {
         logOffsets.put(name, ProcessLogs.offset(log(name)));
-        Process process =
-                service(launch.app(), directory, name, launch.httpPort(), launch.grpcPort(), launch.options());
+        List<String> options = new ArrayList<>(launch.options());
+        if (certificates != null) {
+            Path folder = certificates.folder(name);
+            if (!Files.exists(folder.resolve(dev.taikai.access.tls.TlsFiles.CERTIFICATE))) {
+                certificates.issue(name, ServiceRole.byId(role).orElseThrow());
+            }
+            options.add("-Dtaikai.tls.dir=" + folder);
+        }
+        Process process = service(launch.app(), directory, name, launch.httpPort(), launch.grpcPort(), options);
         processes.put(name, process);
-        Member member = new Member(name, role, process.pid(), launch.httpPort(), launch.grpcPort());
+        Member member =
+                new Member(name, role, process.pid(), launch.httpPort(), launch.grpcPort(), certificates != null);
         members.removeIf(m -> m.name().equals(name));
         members.add(member);
         launches.put(name, launch);
@@ -312,8 +395,13 @@ public final class LocalCluster {
                 throw new IllegalStateException("only the cluster that started the broker can restart it");
             }
             logOffsets.put(name, ProcessLogs.offset(log(name)));
-            KafkaBroker broker = KafkaBroker.start(KafkaBroker.libs(root), directory.resolve("kafka"), old.grpcPort());
-            member = new Member("kafka", "kafka", broker.pid(), 0, broker.port());
+            KafkaBroker broker = KafkaBroker.start(
+                    KafkaBroker.libs(root),
+                    directory.resolve("kafka"),
+                    old.grpcPort(),
+                    LoopbackPorts::next,
+                    brokerTls());
+            member = new Member("kafka", "kafka", broker.pid(), 0, broker.port(), false);
             processes.put("kafka", broker.process());
             synchronized (this) {
                 members.replaceAll(m -> m.name().equals(name) ? member : m);
@@ -377,8 +465,7 @@ public final class LocalCluster {
      */
     private Optional<Member> awaitReady(List<String> names, long deadlineNanos, Duration readyWithin)
             throws InterruptedException, IOException {
-        HttpClient http =
-                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpClient http = httpClient();
         List<String> pending = new ArrayList<>(names);
         while (true) {
             for (String name : pending) {
@@ -436,6 +523,15 @@ public final class LocalCluster {
         for (Member member : members()) {
             kill(member);
         }
+        closeOperator();
+    }
+
+    /** Stops watching the operator's certificate files (they go with the cluster's folder). */
+    private synchronized void closeOperator() {
+        if (operator != null) {
+            operator.close();
+            operator = null;
+        }
     }
 
     private static void kill(Member member) throws InterruptedException {
@@ -471,6 +567,7 @@ public final class LocalCluster {
     private synchronized void save() throws IOException {
         ObjectNode state = JSON.createObjectNode();
         state.put("kafka", bootstrapServers);
+        state.put("tls", certificates != null);
         ArrayNode list = state.putArray("members");
         for (Member m : members) {
             list.addObject()
@@ -491,16 +588,25 @@ public final class LocalCluster {
             return Optional.empty();
         }
         JsonNode state = JSON.readTree(file.toFile());
+        boolean tls = state.path("tls").asBoolean(false);
+        ClusterCertificates certificates = null;
+        if (tls) {
+            certificates = ClusterCertificates.existing(directory)
+                    .orElseThrow(() -> new IOException("the cluster in " + directory + " runs TLS, but its CA is gone"
+                            + " from " + directory.resolve("tls") + "; stop it with 'taikai cluster down'"));
+        }
         List<Member> members = new ArrayList<>();
         for (JsonNode m : state.get("members")) {
+            String role = m.get("role").asText();
             members.add(new Member(
                     m.get("name").asText(),
-                    m.get("role").asText(),
+                    role,
                     m.get("pid").asLong(),
                     m.get("http_port").asInt(),
-                    m.get("grpc_port").asInt()));
+                    m.get("grpc_port").asInt(),
+                    tls && !role.equals("kafka")));
         }
-        return Optional.of(new LocalCluster(directory, state.get("kafka").asText(), members));
+        return Optional.of(new LocalCluster(directory, state.get("kafka").asText(), members, certificates));
     }
 
     public synchronized List<Member> members() {
@@ -512,6 +618,56 @@ public final class LocalCluster {
                 .filter(m -> m.name().equals(name))
                 .findFirst()
                 .orElseThrow(() -> new IllegalArgumentException("no cluster member " + name));
+    }
+
+    /** Whether the members speak TLS. */
+    public boolean tls() {
+        return certificates != null;
+    }
+
+    /** The cluster's certificates; empty for a plaintext cluster. */
+    public Optional<ClusterCertificates> certificates() {
+        return Optional.ofNullable(certificates);
+    }
+
+    /**
+     * A TLS context for the operator's clients: the admin certificate, trusting the cluster's CA; empty
+     * for a plaintext cluster.
+     */
+    public Optional<SSLContext> sslContext() throws IOException {
+        if (certificates == null) {
+            return Optional.empty();
+        }
+        synchronized (this) {
+            if (operator == null) {
+                operator = certificates.operator();
+            }
+        }
+        try {
+            return Optional.of(operator.clientContext());
+        } catch (java.security.GeneralSecurityException e) {
+            throw new IOException("cannot set up TLS with " + certificates.folder("admin") + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** A client of the scheduler's HTTP API with this cluster's token of {@code role}, over TLS when it runs it. */
+    public SchedulerClient schedulerClient(Role role) throws IOException {
+        return new SchedulerClient(scheduler().http(), token(role), sslContext().orElse(null));
+    }
+
+    /** The operator's TLS credentials (the admin certificate), for gRPC clients; empty for a plaintext cluster. */
+    public Optional<TlsCredentials> operatorCredentials() throws IOException {
+        sslContext();
+        synchronized (this) {
+            return Optional.ofNullable(operator);
+        }
+    }
+
+    /** An HTTP client for the members' HTTP APIs, over TLS when the cluster runs it. */
+    public HttpClient httpClient() throws IOException {
+        HttpClient.Builder builder = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2));
+        sslContext().ifPresent(builder::sslContext);
+        return builder.build();
     }
 
     public Member scheduler() {
@@ -549,5 +705,6 @@ public final class LocalCluster {
             }
         }
         Files.deleteIfExists(directory.resolve(STATE));
+        closeOperator();
     }
 }

@@ -16,6 +16,8 @@ import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.Optional;
+import javax.net.ssl.HttpsURLConnection;
+import javax.net.ssl.SSLContext;
 
 /**
  * The scheduler's HTTP API as the command line uses it: every message in binary protobuf (the same
@@ -49,11 +51,21 @@ public final class SchedulerClient {
 
     private final String base;
     private final String token;
+    private final SSLContext tls;
 
     /** @param token the bearer token sent with every request, or null to send none */
     public SchedulerClient(String base, String token) {
+        this(base, token, null);
+    }
+
+    /**
+     * @param token the bearer token sent with every request, or null to send none
+     * @param tls for an {@code https} base: the context that trusts the scheduler's CA (null: the JDK's)
+     */
+    public SchedulerClient(String base, String token, SSLContext tls) {
         this.base = base;
         this.token = token;
+        this.tls = tls;
     }
 
     public TournamentState create(TournamentSpec spec) throws IOException {
@@ -125,6 +137,9 @@ public final class SchedulerClient {
         // each answer is read to its end and closed, so that the next request reuses the connection
         HttpURLConnection http =
                 (HttpURLConnection) URI.create(base + path).toURL().openConnection();
+        if (tls != null && http instanceof HttpsURLConnection https) {
+            https.setSSLSocketFactory(tls.getSocketFactory());
+        }
         http.setRequestMethod(method);
         http.setConnectTimeout(CONNECT_MILLIS);
         http.setReadTimeout(READ_MILLIS);

@@ -38,6 +38,15 @@ public final class Browser implements AutoCloseable {
     }
 
     public static Browser start(boolean offline) throws Exception {
+        return start(offline, java.util.List.of());
+    }
+
+    /**
+     * A browser that also trusts the servers holding {@code trusted} (a local cluster's certificates, of a
+     * CA no browser knows): Chromium is told their public keys' SHA-256 hashes, and trusts nothing more.
+     */
+    public static Browser start(boolean offline, java.util.List<java.security.cert.X509Certificate> trusted)
+            throws Exception {
         if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
             String message = "Chromium is not installed (apt-get install chromium chromium-driver)";
             if (Boolean.getBoolean("taikai.requireBrowser")) {
@@ -60,6 +69,15 @@ public final class Browser implements AutoCloseable {
                 "--disable-sync",
                 "--window-size=1280,1600",
                 "--user-data-dir=" + profile);
+        if (!trusted.isEmpty()) {
+            java.util.List<String> hashes = new java.util.ArrayList<>();
+            for (var certificate : trusted) {
+                byte[] spki = java.security.MessageDigest.getInstance("SHA-256")
+                        .digest(certificate.getPublicKey().getEncoded());
+                hashes.add(java.util.Base64.getEncoder().encodeToString(spki));
+            }
+            options.addArguments("--ignore-certificate-errors-spki-list=" + String.join(",", hashes));
+        }
         if (offline) {
             options.addArguments("--proxy-server=127.0.0.1:9", "--proxy-bypass-list=<-loopback>");
         }

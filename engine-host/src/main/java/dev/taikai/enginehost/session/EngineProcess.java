@@ -15,8 +15,9 @@ import java.util.concurrent.TimeUnit;
  * One engine process. It starts through {@code setsid} (its own session and process group, so the
  * whole tree can be found and killed), {@code setpriv --pdeathsig KILL} (the kernel kills it when the
  * thread that started it ends, so an engine never outlives its host, even one killed with SIGKILL) and
- * {@code prlimit} (address space, process count, no core dumps), all from util-linux. Without them the
- * engine starts directly and {@link #limitsApplied()} says so.
+ * {@code prlimit} (address space, process count, no core dumps), all from util-linux, and without network
+ * where the host allows it ({@link EngineNetwork}). Without setsid and prlimit the engine starts directly
+ * and {@link #limitsApplied()} says so.
  */
 final class EngineProcess {
     private static final Path SETSID = Path.of("/usr/bin/setsid");
@@ -48,6 +49,8 @@ final class EngineProcess {
         if (limited) {
             ProcessLimits limits = spec.limits();
             argv.add(SETSID.toString());
+            // before setpriv: entering a user namespace would clear the parent-death signal
+            argv.addAll(EngineNetwork.isolation().prefix());
             if (Files.isExecutable(SETPRIV)) {
                 argv.addAll(List.of(SETPRIV.toString(), "--pdeathsig", "KILL", "--"));
             }
@@ -60,6 +63,8 @@ final class EngineProcess {
             }
             argv.add("--core=0");
             argv.add("--");
+        } else {
+            argv.addAll(EngineNetwork.isolation().prefix());
         }
         argv.add(program.toString());
         argv.addAll(spec.command().subList(1, spec.command().size()));

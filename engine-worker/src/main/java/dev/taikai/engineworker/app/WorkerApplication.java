@@ -4,6 +4,7 @@ import dev.taikai.enginehost.catalog.BuiltinCatalog;
 import dev.taikai.enginehost.catalog.Catalog;
 import dev.taikai.enginehost.config.ConfigException;
 import dev.taikai.enginehost.host.EngineHost;
+import dev.taikai.enginehost.session.EngineNetwork;
 import dev.taikai.enginehost.session.Timeouts;
 import grpc.health.v1.HealthOuterClass.HealthCheckResponse.ServingStatus;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -64,6 +65,12 @@ public class WorkerApplication {
                 workerId,
                 engineSlots,
                 catalog.engines().stream().map(e -> e.id()).toList());
+        EngineNetwork.Isolation network = EngineNetwork.isolation();
+        if (network.isolated()) {
+            LOG.infof("worker %s: %s", workerId, network.description());
+        } else {
+            LOG.warnf("worker %s: %s", workerId, network.description());
+        }
         return host;
     }
 

@@ -1,6 +1,8 @@
 package dev.taikai.refereeservice.app;
 
 import dev.taikai.access.grpc.BearerToken;
+import dev.taikai.access.grpc.GrpcTls;
+import dev.taikai.access.quarkus.ServiceTls;
 import dev.taikai.proto.events.v1.RefereeStatus;
 import dev.taikai.proto.events.v1.WorkerStatus;
 import dev.taikai.referee.game.Pairing;
@@ -16,6 +18,7 @@ import io.grpc.ClientInterceptor;
 import io.grpc.netty.NettyChannelBuilder;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.binder.kafka.KafkaClientMetrics;
+import io.netty.handler.ssl.SslContext;
 import io.quarkus.grpc.runtime.health.GrpcHealthStorage;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
@@ -50,6 +53,9 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class RefereeApplication {
     private static final Logger LOG = Logger.getLogger(RefereeApplication.class);
+
+    @Inject
+    ServiceTls tls;
 
     @Inject
     Instance<GrpcHealthStorage> grpcHealth;
@@ -108,11 +114,26 @@ public class RefereeApplication {
         return live;
     }
 
+    /** The referee's client certificate for the workers (mutual TLS), or null in plaintext. */
+    private SslContext workerTls() {
+        try {
+            return tls.credentials().isPresent()
+                    ? GrpcTls.client(tls.credentials().get())
+                    : null;
+        } catch (javax.net.ssl.SSLException e) {
+            throw new IllegalStateException("cannot set up TLS to the workers: " + e.getMessage(), e);
+        }
+    }
+
+    private static NettyChannelBuilder encrypted(NettyChannelBuilder builder, SslContext tls) {
+        return tls == null ? builder.usePlaintext() : builder.sslContext(tls);
+    }
+
     void start(@Observes StartupEvent event) {
         // SIGTERM: health says NOT_SERVING at once, while Quarkus's own shutdown still holds the listener
         // open, so that probes and balancers see it before anything stops (the drain follows in stop)
         Runtime.getRuntime().addShutdownHook(new Thread(this::notServing, "referee-not-serving"));
-        Properties kafka = new Properties();
+        Properties kafka = tls.kafkaClient();
         kafka.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         kafka.put(CommonClientConfigs.CLIENT_ID_CONFIG, "referee-" + refereeId);
         Properties producerProps = new Properties();
@@ -125,13 +146,13 @@ public class RefereeApplication {
         producer = new KafkaProducer<>(producerProps, new StringSerializer(), new ByteArraySerializer());
 
         List<ClientInterceptor> credentials = workerCredentials();
+        SslContext workerTls = workerTls();
         workerPool = new WorkerPool(
                 workers,
                 // answers are only queued for the game's thread, so they are taken on the network thread
-                address -> NettyChannelBuilder.forTarget(address)
+                address -> encrypted(NettyChannelBuilder.forTarget(address), workerTls)
                         .directExecutor()
                         .intercept(credentials)
-                        .usePlaintext()
                         .keepAliveTime(10, TimeUnit.SECONDS)
                         .keepAliveTimeout(5, TimeUnit.SECONDS)
                         .keepAliveWithoutCalls(true)

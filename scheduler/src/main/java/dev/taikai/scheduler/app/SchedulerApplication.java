@@ -1,5 +1,6 @@
 package dev.taikai.scheduler.app;
 
+import dev.taikai.access.quarkus.ServiceTls;
 import dev.taikai.enginehost.catalog.BuiltinCatalog;
 import dev.taikai.enginehost.catalog.Catalog;
 import dev.taikai.enginehost.config.ConfigException;
@@ -60,6 +61,9 @@ public class SchedulerApplication {
     @Inject
     MeterRegistry registry;
 
+    @Inject
+    ServiceTls tls;
+
     private Properties kafkaProps;
     private SchedulerKafka kafka;
     private volatile EngineLogStore engineLogs;
@@ -76,7 +80,7 @@ public class SchedulerApplication {
     @Produces
     @Singleton
     Scheduler scheduler() {
-        kafkaProps = new Properties();
+        kafkaProps = tls.kafkaClient();
         kafkaProps.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         kafkaProps.put(CommonClientConfigs.CLIENT_ID_CONFIG, "scheduler");
         TournamentRegistry book = new TournamentRegistry(defaultConcurrency);

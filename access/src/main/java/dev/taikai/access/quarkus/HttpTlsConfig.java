@@ -1,0 +1,56 @@
+package dev.taikai.access.quarkus;
+
+import io.smallrye.config.ConfigSourceContext;
+import io.smallrye.config.ConfigSourceFactory;
+import io.smallrye.config.ConfigValue;
+import io.smallrye.config.PropertiesConfigSource;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.eclipse.microprofile.config.spi.ConfigSource;
+
+/**
+ * Turns {@code taikai.tls.dir} into Quarkus's HTTP settings: the HTTP port serves TLS only (no plaintext
+ * port is opened) with the folder's {@code tls.crt} and {@code tls.key}, which Quarkus's TLS registry
+ * reads again every 2 s. A client may present a certificate (people and tools need none: their tokens
+ * say who they are); one that the folder's {@code ca.crt} did not sign ends the handshake. Set above {@code application.properties} and below system properties and
+ * the environment, so that any of these keys can still be given directly.
+ */
+public class HttpTlsConfig implements ConfigSourceFactory {
+    /** Between application.properties (250) and the environment (300). */
+    private static final int ORDINAL = 275;
+
+    @Override
+    public Iterable<ConfigSource> getConfigSources(ConfigSourceContext context) {
+        ConfigValue directory = context.getValue("taikai.tls.dir");
+        if (directory == null
+                || directory.getValue() == null
+                || directory.getValue().isBlank()) {
+            return List.of();
+        }
+        Path folder = Path.of(directory.getValue());
+        ConfigValue port = context.getValue("quarkus.http.port");
+        String httpPort = port == null || port.getValue() == null ? "8080" : port.getValue();
+        return List.of(new PropertiesConfigSource(
+                Map.of(
+                        "quarkus.tls.key-store.pem.service.cert",
+                        folder.resolve("tls.crt").toString(),
+                        "quarkus.tls.key-store.pem.service.key",
+                        folder.resolve("tls.key").toString(),
+                        "quarkus.tls.trust-store.pem.certs",
+                        folder.resolve("ca.crt").toString(),
+                        "quarkus.http.ssl.client-auth",
+                        "request",
+                        "quarkus.tls.reload-period",
+                        "2s",
+                        // it says so at INFO on every reload, changed or not; TlsCredentials logs changes
+                        "quarkus.log.category.\"io.quarkus.vertx.http.runtime.HttpCertificateUpdateEventListener\".level",
+                        "WARN",
+                        "quarkus.http.ssl-port",
+                        httpPort,
+                        "quarkus.http.insecure-requests",
+                        "disabled"),
+                "taikai.tls.dir",
+                ORDINAL));
+    }
+}

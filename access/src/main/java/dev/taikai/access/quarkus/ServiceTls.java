@@ -1,0 +1,103 @@
+package dev.taikai.access.quarkus;
+
+import dev.taikai.access.tls.PeerIdentity;
+import dev.taikai.access.tls.TlsCredentials;
+import dev.taikai.access.tls.TlsFiles;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
+
+/**
+ * The service's TLS (docs/security.md): with {@code taikai.tls.dir} set, its gRPC and HTTP listeners
+ * speak only TLS with the certificate in that folder ({@link TlsFiles#in}), read again when it changes,
+ * and its clients (referee to worker, Kafka) present it. Without it the service runs in plaintext and
+ * says so at start; with {@code taikai.tls.required=true} (the production overlay) it refuses to.
+ */
+@ApplicationScoped
+public class ServiceTls {
+    private static final Logger LOG = Logger.getLogger(ServiceTls.class);
+
+    @ConfigProperty(name = "taikai.tls.dir")
+    Optional<String> directory;
+
+    @ConfigProperty(name = "taikai.tls.required", defaultValue = "false")
+    boolean required;
+
+    /** {@code required}: a gRPC client without a certificate of the CA cannot connect (the workers). */
+    @ConfigProperty(name = "taikai.tls.client-certificates", defaultValue = "optional")
+    String clientCertificates;
+
+    private TlsCredentials credentials;
+
+    void start(@Observes StartupEvent event) {
+        credentials()
+                .ifPresentOrElse(
+                        c -> LOG.infof(
+                                "TLS on every listener with the certificate in %s (%s); client certificates %s; files"
+                                        + " read again when they change",
+                                c.files().certificate().getParent(),
+                                identity(c),
+                                requireClientCertificates() ? "required" : "optional"),
+                        () -> LOG.warn(
+                                "plaintext: no taikai.tls.dir, so tokens and records cross the network unencrypted"
+                                        + " (docs/security.md)"));
+    }
+
+    /** The credentials, read on first use; empty in plaintext. */
+    public synchronized Optional<TlsCredentials> credentials() {
+        if (credentials == null && directory.isPresent() && !directory.get().isBlank()) {
+            try {
+                credentials = TlsCredentials.watch(TlsFiles.in(Path.of(directory.get())));
+            } catch (IOException | GeneralSecurityException e) {
+                throw new IllegalStateException("taikai.tls.dir=" + directory.get() + ": " + e.getMessage(), e);
+            }
+        }
+        if (credentials == null && required) {
+            throw new IllegalStateException(
+                    "taikai.tls.required is true and taikai.tls.dir is not set: this service does not run in"
+                            + " plaintext");
+        }
+        return Optional.ofNullable(credentials);
+    }
+
+    /**
+     * The Kafka client properties of this service's TLS ({@link dev.taikai.access.kafka.KafkaTls}): its
+     * certificate, the broker's checked against the CA; empty in plaintext.
+     */
+    public java.util.Properties kafkaClient() {
+        return credentials().isPresent()
+                ? dev.taikai.access.kafka.KafkaTls.clientProperties(
+                        credentials.files().certificate().getParent())
+                : new java.util.Properties();
+    }
+
+    public boolean requireClientCertificates() {
+        return switch (clientCertificates) {
+            case "required" -> true;
+            case "optional" -> false;
+            default ->
+                throw new IllegalStateException("taikai.tls.client-certificates must be required or optional, not '"
+                        + clientCertificates + "'");
+        };
+    }
+
+    private static String identity(TlsCredentials credentials) {
+        return PeerIdentity.of(credentials.certificate())
+                .map(PeerIdentity::toString)
+                .orElse(credentials.certificate().getSubjectX500Principal().getName());
+    }
+
+    @PreDestroy
+    synchronized void close() {
+        if (credentials != null) {
+            credentials.close();
+        }
+    }
+}
