@@ -19,6 +19,7 @@ declare -A skipped=(
   ["./taikai make-openings --variant minishogi  --plies 4 --depth 8 --max-cp 60 --count 100 > openings/minishogi.txt"]="rewrites the shipped suite (how it was made)"
   ["./taikai make-openings --variant kyotoshogi --plies 4 --depth 8 --max-cp 60 --count 100 > openings/kyotoshogi.txt"]="rewrites the shipped suite (how it was made)"
   ["docker build -f deploy/docker/engine-worker.Dockerfile -t taikai/engine-worker:0.1.0 ."]="needs a Docker engine, which this machine has not"
+  ["kubectl -n taikai create secret tls taikai-ca --cert=ca.crt --key=ca.key"]="needs a Kubernetes cluster and your CA, which this machine has not"
 )
 
 examples="$(for doc in README.md docs/*.md openings/README.md deploy/k8s/README.md; do
