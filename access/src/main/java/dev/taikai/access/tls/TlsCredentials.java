@@ -48,6 +48,8 @@ public final class TlsCredentials implements AutoCloseable {
     private final AdvancedTlsX509TrustManager clientTrust;
     /** The files' modification times and sizes when they were last read (or found unusable). */
     private String seen;
+    /** The last warning logged, so that a lasting problem is logged once. */
+    private String lastWarning;
     /** How many times the files have been checked, for tests that wait for a check. */
     private final java.util.concurrent.atomic.AtomicLong checks = new java.util.concurrent.atomic.AtomicLong();
 
@@ -122,11 +124,17 @@ public final class TlsCredentials implements AutoCloseable {
             }
             seen = now;
             load();
+            lastWarning = null;
             LOG.info("TLS: read " + files.certificate() + " again: now "
                     + certificate().getSubjectX500Principal() + ", serial "
                     + certificate().getSerialNumber().toString(16));
         } catch (IOException | GeneralSecurityException | RuntimeException e) {
-            LOG.log(Level.WARNING, "TLS: keeping the certificate in use: " + e.getMessage());
+            String warning = "TLS: keeping the certificate in use: " + e.getMessage();
+            if (!warning.equals(lastWarning)) { // once, not every second while the files stay so
+                LOG.log(Level.WARNING, warning);
+                lastWarning = warning;
+            }
+            return;
         } finally {
             checks.incrementAndGet();
         }
