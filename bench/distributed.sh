@@ -113,7 +113,7 @@ if [ "$games" -gt 1000 ]; then
   echo "bench/distributed.sh reads at most 1000 records" >&2
 fi
 for v in "${variants[@]}"; do
-  url=$(sed -n 's/^Records: //p' "$out/$v-$repeats.txt")
+  url=$(sed -n 's/^Records on the scheduler: \([^ ]*\).*/\1/p' "$out/$v-$repeats.txt")
   ca=()
   [ "$v" = plaintext ] || ca=(--cacert "$out/cluster-$v/tls/ca/ca.crt")
   curl -sf "${ca[@]}" -H "Authorization: Bearer $(cat "$out/cluster-$v/access/viewer.token")" "$url?limit=1000" > "$out/records-$v.json"
