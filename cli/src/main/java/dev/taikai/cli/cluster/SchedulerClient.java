@@ -18,6 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import javax.net.ssl.HttpsURLConnection;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocketFactory;
 
 /**
  * The scheduler's HTTP API as the command line uses it: every message in binary protobuf (the same
@@ -51,7 +52,11 @@ public final class SchedulerClient {
 
     private final String base;
     private final String token;
-    private final SSLContext tls;
+    /**
+     * One factory for every request: the JDK reuses a kept-alive HTTPS connection only for the same factory,
+     * and a new one per request would cost a TLS handshake each, on both sides.
+     */
+    private final SSLSocketFactory tls;
 
     /** @param token the bearer token sent with every request, or null to send none */
     public SchedulerClient(String base, String token) {
@@ -65,7 +70,7 @@ public final class SchedulerClient {
     public SchedulerClient(String base, String token, SSLContext tls) {
         this.base = base;
         this.token = token;
-        this.tls = tls;
+        this.tls = tls == null ? null : tls.getSocketFactory();
     }
 
     public TournamentState create(TournamentSpec spec) throws IOException {
@@ -138,7 +143,7 @@ public final class SchedulerClient {
         HttpURLConnection http =
                 (HttpURLConnection) URI.create(base + path).toURL().openConnection();
         if (tls != null && http instanceof HttpsURLConnection https) {
-            https.setSSLSocketFactory(tls.getSocketFactory());
+            https.setSSLSocketFactory(tls);
         }
         http.setRequestMethod(method);
         http.setConnectTimeout(CONNECT_MILLIS);
