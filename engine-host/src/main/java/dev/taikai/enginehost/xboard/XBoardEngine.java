@@ -200,10 +200,17 @@ public final class XBoardEngine extends PipeEngine {
         features = new Features();
         long handshakeDeadline = startedNanos + timeouts.handshakeMillis() * MILLI;
         long deadline = Math.min(System.nanoTime() + FEATURE_WAIT_MILLIS * MILLI, handshakeDeadline);
+        boolean anyFeature = false;
         while (true) {
             OutputLine line = connection.nextWithin(deadline);
             if (line == OutputLine.END) {
                 return Optional.of(disconnected("before feature done=1"));
+            }
+            if (line == null && !anyFeature && deadline < handshakeDeadline) {
+                // not one feature yet: an engine slow to start on a busy machine, not one that never says
+                // done (without features it could not be told its variant anyway); wait to the deadline
+                deadline = handshakeDeadline;
+                continue;
             }
             if (line == null) {
                 if (features.done().isPresent()) { // done=0, and no done=1 by the handshake's deadline
@@ -217,6 +224,7 @@ public final class XBoardEngine extends PipeEngine {
                 break;
             }
             if (line.is("feature")) {
+                anyFeature = true;
                 String answers = features.read(line.text());
                 if (!answers.isEmpty() && (sent = send(answers)).isPresent()) {
                     return sent;
