@@ -210,25 +210,25 @@ public final class LocalCa {
 
     /** The unencrypted PKCS#8 private key in a PEM file. */
     public static PrivateKey readKey(Path file) throws IOException, GeneralSecurityException {
-        try (Reader reader = Files.newBufferedReader(file, StandardCharsets.US_ASCII);
-                PEMParser parser = new PEMParser(reader)) {
-            Object object = readObject(parser, file);
-            if (!(object instanceof PrivateKeyInfo info)) {
-                throw new GeneralSecurityException(file + " does not hold an unencrypted PKCS#8 private key");
-            }
-            return new JcaPEMKeyConverter().getPrivateKey(info);
+        if (!(firstObject(file) instanceof PrivateKeyInfo info)) {
+            throw new GeneralSecurityException(file + " does not hold an unencrypted PKCS#8 private key");
         }
+        return new JcaPEMKeyConverter().getPrivateKey(info);
     }
 
     /** The first certificate in a PEM file. */
     public static X509Certificate readCertificate(Path file) throws IOException, GeneralSecurityException {
+        if (!(firstObject(file) instanceof X509CertificateHolder holder)) {
+            throw new GeneralSecurityException(file + " does not hold a PEM certificate");
+        }
+        return new JcaX509CertificateConverter().getCertificate(holder);
+    }
+
+    /** The first PEM object in {@code file}. */
+    private static Object firstObject(Path file) throws IOException, GeneralSecurityException {
         try (Reader reader = Files.newBufferedReader(file, StandardCharsets.US_ASCII);
                 PEMParser parser = new PEMParser(reader)) {
-            Object object = readObject(parser, file);
-            if (!(object instanceof X509CertificateHolder holder)) {
-                throw new GeneralSecurityException(file + " does not hold a PEM certificate");
-            }
-            return new JcaX509CertificateConverter().getCertificate(holder);
+            return readObject(parser, file);
         }
     }
 

@@ -134,7 +134,6 @@ public final class TlsCredentials implements AutoCloseable {
                 LOG.log(Level.WARNING, warning);
                 lastWarning = warning;
             }
-            return;
         } finally {
             checks.incrementAndGet();
         }
