@@ -130,6 +130,11 @@ public record SearchLimits(
         return go.toString();
     }
 
+    /** Whether these limits give the engine a time to keep to (so a move can overrun it). */
+    public boolean timed() {
+        return form == Form.BYOYOMI || form == Form.FISCHER || form == Form.MOVETIME;
+    }
+
     /** How long {@code side} may think under these limits, or −1 when they set no time (nodes, depth, infinite). */
     public long allowedMillis(Color side) {
         return switch (form) {

@@ -291,7 +291,8 @@ public final class UsiEngine extends PipeEngine {
         String commands = position.text() + "\n" + limits.goCommand(spec.has(Quirk.SWAPPED_CLOCKS));
         // The engine's time starts as the go line is written: a write can wake the engine and hand it this
         // very CPU before the call returns, so a timestamp taken after it could miss the engine's work.
-        started.cpuAtGo = connection.cpu();
+        // The CPU wait only excuses an overrun, so an untimed search (nodes, depth) does not read /proc.
+        started.cpuAtGo = limits.timed() ? connection.cpu() : null;
         started.goWrittenNanos = System.nanoTime();
         Optional<EngineFailure> sent = send(commands);
         if (sent.isPresent()) {

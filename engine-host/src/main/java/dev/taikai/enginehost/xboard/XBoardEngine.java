@@ -538,8 +538,8 @@ public final class XBoardEngine extends PipeEngine {
         String clocks = features.flag("time", true)
                 ? "time " + centiseconds(limits, side) + "\notim " + centiseconds(limits, side.opposite()) + "\n"
                 : "";
-        // the engine's time starts as the go line is written, as with USI
-        running.cpuAtGo = connection.cpu();
+        // the engine's time starts as the go line is written, as with USI; an untimed search reads no CPU wait
+        running.cpuAtGo = limits.timed() ? connection.cpu() : null;
         running.goWrittenNanos = System.nanoTime();
         Optional<EngineFailure> sent = send(clocks + "go");
         if (sent.isPresent()) {
@@ -711,7 +711,9 @@ public final class XBoardEngine extends PipeEngine {
                 line.readNanos(),
                 telemetry,
                 connection.infoLines(),
-                connection.cpu().since(finished.cpuAtGo, line.readNanos() - finished.goWrittenNanos));
+                finished.cpuAtGo == null
+                        ? 0
+                        : connection.cpu().since(finished.cpuAtGo, line.readNanos() - finished.goWrittenNanos));
     }
 
     private String stallDetail() {

@@ -1,6 +1,7 @@
 package dev.taikai.enginehost.session;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -94,6 +95,13 @@ class ProtocolTextTest {
         assertEquals(2300, SearchLimits.byoyomi(1000, 2000, 300).allowedMillis(Color.GOTE));
         assertEquals(1010, SearchLimits.fischer(1000, 2000, 10, 20).allowedMillis(Color.SENTE));
         assertEquals(-1, SearchLimits.nodes(5).allowedMillis(Color.SENTE));
+        // only a search with a time to keep reads the engine's CPU wait, which excuses overruns alone
+        assertTrue(SearchLimits.byoyomi(0, 0, 100).timed());
+        assertTrue(SearchLimits.fischer(1000, 1000, 10, 10).timed());
+        assertTrue(SearchLimits.movetime(50).timed());
+        assertFalse(SearchLimits.nodes(1).timed());
+        assertFalse(SearchLimits.depth(3).timed());
+        assertFalse(SearchLimits.infinite().timed());
         assertThrows(IllegalArgumentException.class, () -> SearchLimits.movetime(-1));
     }
 

@@ -97,6 +97,8 @@ public class RefereeApplication {
     private final LiveGames live = new LiveGames(1000);
     /** How often the referee's state goes on the live topic. */
     private static final int LIVE_STATUS_SECONDS = 5;
+    /** How long a live event may wait for others to share its request to the broker. */
+    private static final int LIVE_LINGER_MS = 25;
 
     private LiveFeed liveFeed;
     private ScheduledExecutorService liveStatus;
@@ -105,6 +107,7 @@ public class RefereeApplication {
     private TournamentStatuses statuses;
     private PairingConsumer consumer;
     private KafkaProducer<String, byte[]> producer;
+    private KafkaProducer<String, byte[]> liveProducer;
     private ScheduledExecutorService housekeeping;
     private volatile boolean draining;
 
@@ -174,7 +177,9 @@ public class RefereeApplication {
                 consumerProps, producer, statuses, maxGames, pairing -> play(games, pairing, metrics), metrics);
         new KafkaClientMetrics(producer).bindTo(registry);
         metrics.lag(consumer);
-        liveFeed = new LiveFeed(producer, refereeId);
+        liveProducer = liveProducer(kafka);
+        new KafkaClientMetrics(liveProducer).bindTo(registry);
+        liveFeed = new LiveFeed(liveProducer, refereeId);
         live.feedTo(liveFeed);
         thread(statuses, "referee-tournaments");
         thread(consumer, "referee-pairings");
@@ -195,6 +200,25 @@ public class RefereeApplication {
         LOG.infof(
                 "referee %s: up to %d games at once, workers %s, Kafka %s, transport allowance %d ms",
                 refereeId, maxGames, workers, bootstrapServers, transportAllowanceMillis);
+    }
+
+    /**
+     * The live topic's own producer: a record per move, so the records wait up to {@link #LIVE_LINGER_MS}
+     * to go out together (a request per move was most of the broker's work), and one leader's
+     * acknowledgement is enough for events that a viewer may miss (the game records keep the idempotent
+     * producer's guarantees).
+     */
+    private static KafkaProducer<String, byte[]> liveProducer(Properties kafka) {
+        Properties props = new Properties();
+        props.putAll(kafka);
+        props.put(
+                CommonClientConfigs.CLIENT_ID_CONFIG,
+                kafka.getProperty(CommonClientConfigs.CLIENT_ID_CONFIG) + "-live");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false");
+        props.put(ProducerConfig.ACKS_CONFIG, "1");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, String.valueOf(LIVE_LINGER_MS));
+        props.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "1000");
+        return new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
     }
 
     /** The referee's games and its workers' capacities, on the live topic. */
@@ -306,6 +330,9 @@ public class RefereeApplication {
         }
         sessions.close();
         workerPool.close();
+        if (liveProducer != null) {
+            liveProducer.close();
+        }
         producer.close();
     }
 }

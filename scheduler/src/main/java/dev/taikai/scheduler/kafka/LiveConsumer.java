@@ -32,6 +32,10 @@ public final class LiveConsumer implements Runnable, AutoCloseable {
         props.putAll(kafka);
         props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
         props.put(ConsumerConfig.CLIENT_ID_CONFIG, "scheduler-live");
+        // a fetch waits up to 50 ms for 64 KiB of events rather than returning each move on its own: the
+        // view is at most that much later, and the broker answers tens of fetches a second, not hundreds
+        props.put(ConsumerConfig.FETCH_MIN_BYTES_CONFIG, String.valueOf(64 * 1024));
+        props.put(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, "50");
         this.consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
         this.view = view;
     }
