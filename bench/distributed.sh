@@ -11,7 +11,7 @@
 #   local runner at concurrency 2 and at CLUSTER_CONCURRENCY (environment, default 6);
 #   two clusters, one with TLS on every hop (the default) and one with --plaintext (the reference for TLS's
 #   cost), up side by side, each: 1 referee (CLUSTER_CONCURRENCY games at once), 2 workers
-#   (CLUSTER_CONCURRENCY engine slots each), WARMUPS (environment, default 3) untimed submissions first so
+#   (CLUSTER_CONCURRENCY engine slots each), WARMUPS (environment, default 5) untimed submissions first so
 #   that the long-running services are measured warm (their JIT compilers are still busy after 40,000
 #   moves); then their timed submissions alternate.
 set -euo pipefail
@@ -20,7 +20,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 games="${1:-200}"
 repeats="${2:-3}"
 concurrency="${CLUSTER_CONCURRENCY:-6}"
-warmups="${WARMUPS:-3}"
+warmups="${WARMUPS:-5}"
 out="$root/bench/out/distributed"
 report="$root/bench/results/distributed-latest.md"
 fsf="$(command -v fairy-stockfish || echo /usr/games/fairy-stockfish)"

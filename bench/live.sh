@@ -1,17 +1,23 @@
 #!/usr/bin/env bash
-# Live view under load: a local cluster (one worker of four slots, one referee of two games at once) plays a
-# 6-game tournament of near-instant fake engines, first with no dashboard watching, then with SUBSCRIBERS
-# browsers' worth of subscribers to the scheduler's live events (bench/src/main/java/dev/taikai/bench/
-# LiveLoad.java), ROUNDS times each, interleaved. Reports the tournament's games per second with and without
-# them (median of the rounds) and the subscribers' update delay (from the referee's publishing of the move
-# an update shows to its arrival, median and p99). Writes bench/results/live-latest.md.
+# Live view under load: a local cluster playing 6 games at once (one referee of six games, two workers of
+# six slots) plays a tournament of GAMES near-instant games between fake engines, with no dashboard watching
+# and with SUBSCRIBERS browsers' worth of subscribers to the scheduler's live events (bench/src/main/java/
+# dev/taikai/bench/LiveLoad.java), ROUNDS times each. WARMUPS untimed tournaments come first (the services'
+# JIT compilers are busy for tens of thousands of moves), then the timed ones in the order quiet, watched,
+# watched, quiet, ... so that a machine that speeds up or slows down favours neither. Reports the
+# tournament's games per second with and without them (median of the rounds) and the subscribers' update
+# delay (from the referee's publishing of the move an update shows to its arrival, median and p99).
+# Writes bench/results/live-latest.md.
 #
-# Usage: bench/live.sh [SUBSCRIBERS] [ROUNDS]     defaults: 200 subscribers, 3 rounds
+# Usage: bench/live.sh [SUBSCRIBERS] [ROUNDS]     defaults: 200 subscribers, 4 rounds
+#   GAMES (environment) games per tournament, even; default 60. WARMUPS: default 3.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 subscribers="${1:-200}"
-rounds="${2:-3}"
+rounds="${2:-4}"
+games="${GAMES:-60}"
+warmups="${WARMUPS:-3}"
 out="$root/bench/out/live"
 report="$root/bench/results/live-latest.md"
 rm -rf "$out"
@@ -28,16 +34,16 @@ engines:
     command: '$root/taikai'
     args: [fake-engine, --think-ms, '0', --seed, '2']
 YAML
-"$root/taikai" cluster up --dir "$out/cluster" --workers 1 --slots 4 --referees 1 --games 2 --catalog "$out/fakes.yaml" >&2
+"$root/taikai" cluster up --dir "$out/cluster" --workers 2 --slots 6 --referees 1 --games 6 --catalog "$out/fakes.yaml" >&2
 trap '"$root/taikai" cluster down --dir "$out/cluster" >&2 || true' EXIT
 base="$(cd "$root" && ./taikai cluster status --dir "$out/cluster" --url scheduler)"
 token="$out/cluster/access/viewer.token"
 ca="$(cd "$root" && ./taikai cluster status --dir "$out/cluster" --ca)" # the cluster's CA: it runs TLS
 
-play() { # name -> seconds the 6-game tournament took, from submit to its end
+play() { # name -> seconds the tournament took, from submit to its end
   local file="$out/$1.yaml"
-  printf 'name: %s\nvariant: minishogi\ngames: 2\nrounds: 3\ntime-control: nodes 1\nadjudication: {move-limit: 120}\ncatalog: %s\nengines: [instant-a, instant-b]\n' \
-    "$1" "$out/fakes.yaml" > "$file"
+  printf 'name: %s\nvariant: minishogi\ngames: 2\nrounds: %s\ntime-control: nodes 1\nadjudication: {move-limit: 120}\ncatalog: %s\nengines: [instant-a, instant-b]\n' \
+    "$1" "$((games / 2))" "$out/fakes.yaml" > "$file"
   local started id
   started=$(date +%s.%N)
   id=$("$root/taikai" cluster submit --dir "$out/cluster" --detach "$file" 2>/dev/null)
@@ -57,10 +63,16 @@ PY
 : > "$out/quiet.s"
 : > "$out/watched.s"
 : > "$out/delays.txt"
-for ((r = 1; r <= rounds; r++)); do
-  echo "round $r of $rounds: no subscribers" >&2
-  play "quiet-$r" >> "$out/quiet.s"
-  echo "round $r of $rounds: $subscribers subscribers" >&2
+for ((w = 1; w <= warmups; w++)); do
+  echo "warm-up tournament $w of $warmups (untimed)" >&2
+  play "warm-up-$w" > /dev/null
+done
+quiet() { # round
+  echo "round $1 of $rounds: no subscribers" >&2
+  play "quiet-$1" >> "$out/quiet.s"
+}
+watched() { # round
+  echo "round $1 of $rounds: $subscribers subscribers" >&2
   rm -f "$out/stop" "$out/subscribed"
   # at the lowest priority: browsers run on other machines, so the load client's own reading must not be
   # taken for the scheduler's cost; a client that falls behind is what the stream is built to survive
@@ -68,16 +80,19 @@ for ((r = 1; r <= rounds; r++)); do
     >> "$out/delays.txt" &
   load=$!
   while [ ! -e "$out/subscribed" ]; do sleep 0.1; done
-  play "watched-$r" >> "$out/watched.s"
+  play "watched-$1" >> "$out/watched.s"
   sleep 1 # the last events reach the subscribers
   touch "$out/stop"
   wait "$load"
+}
+for ((r = 1; r <= rounds; r++)); do
+  if ((r % 2 == 1)); then quiet "$r"; watched "$r"; else watched "$r"; quiet "$r"; fi
 done
 
 median() { sort -n "$1" | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 quiet=$(median "$out/quiet.s")
 watched=$(median "$out/watched.s")
-gps() { awk -v s="$1" 'BEGIN { printf "%.3f", 6 / s }'; }
+gps() { awk -v s="$1" -v g="$games" 'BEGIN { printf "%.3f", g / s }'; }
 change=$(awk -v q="$quiet" -v w="$watched" 'BEGIN { printf "%+.1f", (q / w - 1) * 100 }')
 events=$(awk '{ s += $2 } END { print s }' "$out/delays.txt")
 delay_median=$(awk '{ print $3 }' "$out/delays.txt" | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }')
@@ -90,15 +105,17 @@ cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
   echo "Latest run of \`bench/live.sh $subscribers $rounds\`, $(date -u '+%Y-%m-%d %H:%M UTC')."
   echo
   echo "- Machine: $cpu, $(nproc) cores; $(uname -sr); $(java -version 2>&1 | head -1)"
-  echo "- Cluster: \`taikai cluster up --workers 1 --slots 4 --referees 1 --games 2\`; a tournament of 6 games"
-  echo "  (Minishogi, \`nodes 1\`, at most 120 plies) between two fake engines that answer at once."
+  echo "- Cluster: \`taikai cluster up --workers 2 --slots 6 --referees 1 --games 6\` (TLS on every hop); a"
+  echo "  tournament of $games games, 6 at once (Minishogi, \`nodes 1\`, at most 120 plies) between two fake"
+  echo "  engines that answer at once; $warmups untimed tournaments first."
   echo "- Load: $subscribers subscribers to \`GET /api/live\` (one connection and thread each, reading every event, at"
   echo "  nice 19: browsers run on other machines, so the client's own reading is not the scheduler's cost),"
-  echo "  connected before the tournament is submitted; $rounds rounds of each, interleaved (quiet, watched)."
+  echo "  connected before the tournament is submitted; $rounds rounds of each, interleaved (quiet, watched,"
+  echo "  watched, quiet, ...)."
   echo
   echo "| measure | no subscribers | $subscribers subscribers |"
   echo "|---|---|---|"
-  echo "| seconds for the 6 games (median of $rounds) | $quiet | $watched |"
+  echo "| seconds for the $games games (median of $rounds) | $quiet | $watched |"
   echo "| games per second | $(gps "$quiet") | $(gps "$watched") |"
   echo
   echo "Each round, seconds: no subscribers $(tr '\n' ' ' < "$out/quiet.s"); $subscribers subscribers $(tr '\n' ' ' < "$out/watched.s")."

@@ -178,7 +178,8 @@ public final class KafkaBroker implements AutoCloseable {
             }
         }
         long offset = ProcessLogs.offset(log);
-        Process broker = java(libs, "kafka.Kafka", log, config.toString()).start();
+        Process broker =
+                java(libs, null, "kafka.Kafka", log, true, config.toString()).start();
         long deadline = System.nanoTime() + STARTUP.toNanos();
         // Another program listening on the port would accept connections too: the broker says it has started.
         while (!(ProcessLogs.since(log, offset).contains(STARTED) && accepts(brokerPort))) {
@@ -232,7 +233,7 @@ public final class KafkaBroker implements AutoCloseable {
             throw new IOException("cannot find the deploy module's code: " + e.getMessage(), e);
         }
         long offset = ProcessLogs.offset(log);
-        Process acls = java(libs, ownCode, BrokerAcls.class.getName(), log, file.toString())
+        Process acls = java(libs, ownCode, BrokerAcls.class.getName(), log, false, file.toString())
                 .start();
         if (!acls.waitFor(STARTUP.toSeconds(), TimeUnit.SECONDS) || acls.exitValue() != 0) {
             destroy(acls);
@@ -293,15 +294,23 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     private static ProcessBuilder java(Path libs, String main, Path log, String... args) {
-        return java(libs, null, main, log, args);
+        return java(libs, null, main, log, false, args);
     }
 
-    /** A JVM on the broker's jars (and {@code extra} on the class path, when not null). */
-    private static ProcessBuilder java(Path libs, String extra, String main, Path log, String... args) {
+    /**
+     * A JVM on the broker's jars (and {@code extra} on the class path, when not null). A short-lived tool
+     * runs with the first-tier JIT only; the broker itself ({@code longRunning}) gets the optimising one
+     * too, without which AES-GCM runs as plain Java (its intrinsics are C2's): TLS cost the first-tier
+     * broker a fifth of its CPU.
+     */
+    private static ProcessBuilder java(
+            Path libs, String extra, String main, Path log, boolean longRunning, String... args) {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(List.of(
-                "-Xms128m", "-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Djava.awt.headless=true"));
+        command.addAll(List.of("-Xms128m", "-Xmx384m", "-XX:+UseSerialGC", "-Djava.awt.headless=true"));
+        if (!longRunning) {
+            command.add("-XX:TieredStopAtLevel=1");
+        }
         command.add("-Dlog4j2.configurationFile=" + log4j(log.getParent()));
         command.add("-cp");
         command.add(libs.toAbsolutePath() + "/*" + (extra == null ? "" : java.io.File.pathSeparator + extra));

@@ -6,6 +6,7 @@ import io.grpc.Grpc;
 import io.grpc.ServerCall;
 import io.grpc.netty.GrpcSslContexts;
 import io.netty.handler.ssl.ClientAuth;
+import io.netty.handler.ssl.OpenSsl;
 import io.netty.handler.ssl.SslContext;
 import io.netty.handler.ssl.SslContextBuilder;
 import io.netty.handler.ssl.SslProvider;
@@ -21,12 +22,25 @@ public final class GrpcTls {
     private GrpcTls() {}
 
     /**
+     * BoringSSL when the service has it (netty-tcnative, on Linux x86-64 and ARM64), else the JDK's
+     * engine: the same protocols and checks, with the key and trust managers that reload the files.
+     */
+    private static SslProvider provider() {
+        return OpenSsl.isAvailable() ? SslProvider.OPENSSL : SslProvider.JDK;
+    }
+
+    /** Which TLS implementation gRPC uses here, for the service's start line. */
+    public static String implementation() {
+        return OpenSsl.isAvailable() ? OpenSsl.versionString() : "the JDK's SSLEngine";
+    }
+
+    /**
      * A server's context: its certificate, and its clients' certificates checked against the CA. With
      * {@code requireClientCertificate} a client without one cannot connect; without it, a client may come
      * with a token alone.
      */
     public static SslContext server(TlsCredentials credentials, boolean requireClientCertificate) throws SSLException {
-        return GrpcSslContexts.configure(SslContextBuilder.forServer(credentials.keyManager()), SslProvider.JDK)
+        return GrpcSslContexts.configure(SslContextBuilder.forServer(credentials.keyManager()), provider())
                 .trustManager(credentials.clientTrust())
                 .clientAuth(requireClientCertificate ? ClientAuth.REQUIRE : ClientAuth.OPTIONAL)
                 .build();
@@ -34,7 +48,7 @@ public final class GrpcTls {
 
     /** A client's context: its own certificate, and the server's checked against the CA and the host dialled. */
     public static SslContext client(TlsCredentials credentials) throws SSLException {
-        return GrpcSslContexts.configure(SslContextBuilder.forClient(), SslProvider.JDK)
+        return GrpcSslContexts.configure(SslContextBuilder.forClient(), provider())
                 .keyManager(credentials.keyManager())
                 .trustManager(credentials.serverTrust())
                 .build();

@@ -1,5 +1,6 @@
 package dev.taikai.access.quarkus;
 
+import dev.taikai.access.grpc.GrpcTls;
 import dev.taikai.access.tls.PeerIdentity;
 import dev.taikai.access.tls.TlsCredentials;
 import dev.taikai.access.tls.TlsFiles;
@@ -41,10 +42,11 @@ public class ServiceTls {
                 .ifPresentOrElse(
                         c -> LOG.infof(
                                 "TLS on every listener with the certificate in %s (%s); client certificates %s; files"
-                                        + " read again when they change",
+                                        + " read again when they change; gRPC's TLS by %s",
                                 c.files().certificate().getParent(),
                                 identity(c),
-                                requireClientCertificates() ? "required" : "optional"),
+                                requireClientCertificates() ? "required" : "optional",
+                                GrpcTls.implementation()),
                         () -> LOG.warn(
                                 "plaintext: no taikai.tls.dir, so tokens and records cross the network unencrypted"
                                         + " (docs/security.md)"));

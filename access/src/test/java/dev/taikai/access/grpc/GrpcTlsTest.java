@@ -98,6 +98,14 @@ class GrpcTlsTest {
     }
 
     @Test
+    void boringSslCarriesTheseTestsAsItDoesTheServices() {
+        // the services and these tests have netty-tcnative for Linux x86-64 (and the services for ARM64)
+        if (System.getProperty("os.arch").equals("amd64")) {
+            assertTrue(GrpcTls.implementation().startsWith("BoringSSL"), GrpcTls.implementation());
+        }
+    }
+
+    @Test
     void aRefereeCertificateAndTokenOpenASession() throws Exception {
         assertEquals(Status.Code.OK, session(client(ServiceRole.REFEREE, ca)));
         assertEquals(1, sessions.get());
