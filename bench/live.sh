@@ -102,7 +102,7 @@ cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
 {
   echo "# Live view under load"
   echo
-  echo "Latest run of \`bench/live.sh $subscribers $rounds\`, $(date -u '+%Y-%m-%d %H:%M UTC')."
+  echo "Latest run of \`bench/live.sh $subscribers $rounds\` (GAMES=$games WARMUPS=$warmups), $(date -u '+%Y-%m-%d %H:%M UTC')."
   echo
   echo "- Machine: $cpu, $(nproc) cores; $(uname -sr); $(java -version 2>&1 | head -1)"
   echo "- Cluster: \`taikai cluster up --workers 2 --slots 6 --referees 1 --games 6\` (TLS on every hop); a"
@@ -122,7 +122,7 @@ cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
   echo
   echo "Games per second with the subscribers: $change % against none (goal: within 5 %)."
   echo "Game updates received by the subscribers: $events (a stream sends a game's latest state at most every"
-  echo "100 ms, merging the moves between); delay from the referee's publishing of the move shown to a subscriber:"
+  echo "250 ms, merging the moves between); delay from the referee's publishing of the move shown to a subscriber:"
   echo "median of the rounds' medians $delay_median ms, largest p99 $delay_p99 ms; updates merged into a later one"
   echo "(counted as dropped) in all: $dropped. The delay is the niced client's as much as the stream's: while the"
   echo "instant engines keep both cores busy it reads late, which is what a slow browser does."

@@ -7,6 +7,7 @@ import com.google.protobuf.util.JsonFormat;
 import dev.taikai.scheduler.live.LiveView;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -31,7 +32,7 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 @ApplicationScoped
 public class LiveStream {
-    static final long EVERY_MILLIS = 100;
+    static final long EVERY_MILLIS = 250;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Inject
@@ -40,7 +41,8 @@ public class LiveStream {
     /** Each key's last frame with the version it was made of: made once for every stream. */
     private final Map<String, Frame> frames = new ConcurrentHashMap<>();
 
-    private record Frame(long version, String text) {}
+    /** A frame as the bytes every stream writes: encoded once, not once a stream. */
+    private record Frame(long version, Buffer bytes) {}
 
     void routes(@Observes Router router) {
         router.get("/api/live").handler(this::open);
@@ -64,7 +66,7 @@ public class LiveStream {
     }
 
     /** The frame of {@code key} now, or empty when it is gone (a game no longer shown). */
-    private Optional<String> frame(String key) {
+    private Optional<Buffer> frame(String key) {
         if (key.startsWith("referee:")) {
             return view.referee(key.substring("referee:".length()))
                     .map(seen -> cached(key, seen.receivedMillis(), () -> {
@@ -90,7 +92,7 @@ public class LiveStream {
             return Optional.empty();
         }
         if (known != null && known.version() == version) {
-            return Optional.of(known.text()); // the state is made once a change, not once a stream
+            return Optional.of(known.bytes()); // the state is made once a change, not once a stream
         }
         return view.game(key)
                 .map(state -> cached(key, state.version(), () -> {
@@ -122,13 +124,13 @@ public class LiveStream {
         }
     }
 
-    private String cached(String key, long version, java.util.function.Supplier<String> make) {
+    private Buffer cached(String key, long version, java.util.function.Supplier<String> make) {
         Frame frame = frames.get(key);
         if (frame == null || frame.version() != version) {
-            frame = new Frame(version, make.get());
+            frame = new Frame(version, Buffer.buffer(make.get(), "UTF-8"));
             frames.put(key, frame);
         }
-        return frame.text();
+        return frame.bytes();
     }
 
     /** One browser's stream: the keys that changed since its last send, written on its connection's event loop. */
@@ -191,13 +193,13 @@ public class LiveStream {
                 changed.clear();
                 scheduled = false;
             }
-            StringBuilder text = new StringBuilder();
+            Buffer bytes = Buffer.buffer();
             for (String key : keys) {
-                frame(key).ifPresent(text::append);
+                frame(key).ifPresent(bytes::appendBuffer);
             }
             lastSentMillis = System.currentTimeMillis();
-            if (!text.isEmpty()) {
-                response.write(text.toString());
+            if (bytes.length() > 0) {
+                response.write(bytes);
             }
         }
     }
