@@ -132,65 +132,116 @@ if [ "$mode" = cluster ]; then
   trap '"$root/taikai" cluster down --dir "$cluster_dir" >&2 || true' EXIT
 fi
 
-fetch_records() { # tournament-id file: waits for the end, then writes every record
-  python3 - "$cluster_dir" "$1" "$2" <<'PY'
+fetch_records() { # tournament-id file: waits for the end, then writes every record; with a pause (exit 3)
+  # the tournament is cancelled first and the records so far are written (games in play are not counted)
+  python3 - "$cluster_dir" "$1" "$2" "$pause_dir" <<'PY'
 import json, os, ssl, sys, time, urllib.request
-directory, tid, target = sys.argv[1:4]
+directory, tid, target, pause_dir = sys.argv[1:5]
 state = json.load(open(f"{directory}/cluster.json"))
 port = next(m["http_port"] for m in state["members"] if m["role"] == "scheduler")
-token = open(f"{directory}/access/viewer.token").read().strip()
 ca = f"{directory}/tls/ca/ca.crt"  # a TLS cluster's CA (docs/security.md); none with --plaintext
 context = ssl.create_default_context(cafile=ca) if os.path.exists(ca) else None
 scheme = "https" if context else "http"
-def get(path):
-    req = urllib.request.Request(f"{scheme}://127.0.0.1:{port}{path}", headers={"Authorization": f"Bearer {token}"})
+def call(path, role="viewer", method="GET"):
+    token = open(f"{directory}/access/{role}.token").read().strip()
+    req = urllib.request.Request(f"{scheme}://127.0.0.1:{port}{path}", method=method,
+                                 headers={"Authorization": f"Bearer {token}", "Accept": "application/json"})
     return json.load(urllib.request.urlopen(req, timeout=60, context=context))
-while get(f"/api/tournaments/{tid}").get("status") == "STATUS_RUNNING":
+def paused():
+    return bool(pause_dir) and os.path.isdir(pause_dir) and bool(os.listdir(pause_dir))
+was_paused = False
+while call(f"/api/tournaments/{tid}").get("status") == "STATUS_RUNNING":
+    if paused():
+        call(f"/api/tournaments/{tid}?reason=benchmark+paused", role="admin", method="DELETE")
+        was_paused = True
+        break
     time.sleep(2)
 records = []
 while True:
-    page = get(f"/api/tournaments/{tid}/games?offset={len(records)}&limit=1000")
+    page = call(f"/api/tournaments/{tid}/games?offset={len(records)}&limit=1000")
     records += page.get("records", [])
     if len(records) >= int(page.get("total", 0)):
         break
 json.dump({"from": "cluster", "games": records}, open(target, "w"))
+sys.exit(3 if was_paused else 0)
 PY
 }
 
 play_cluster() { # label control concurrency games entrant... -> plays; writes $out/<name>.json
   local label="$1" control="$2" concurrency="$3" n="$4"; shift 4
-  local file="$out/$label-$control-c$concurrency.yaml"
-  {
-    echo "name: $label-$control-c$concurrency"
-    echo "variant: minishogi"
-    echo "rounds: $((n / 2))"
-    echo "games: 2"
-    echo "time-control: $(control_text "$control")"
-    echo "adjudication: {move-limit: 120}"
-    echo "catalog: $out/fakes.yaml"
-    echo "engines:"
-    for entrant in "$@"; do echo "  - $entrant"; done
-  } > "$file"
-  local id
-  id=$("$root/taikai" cluster submit --dir "$cluster_dir" --detach --concurrency "$concurrency" "$file")
-  fetch_records "$id" "$out/$label-$control-c$concurrency.json"
+  local name="$label-$control-c$concurrency"
+  local file="$out/$name.yaml" records="$out/$name.json" part="$out/$name.part.json" id status left
+  echo '{"from": "cluster", "games": []}' > "$records"
+  if [ -f "$partial_dir/$name/records.json.gz" ]; then
+    gunzip -c "$partial_dir/$name/records.json.gz" > "$records"
+    echo "continued from $partial_dir/$name: $(count_records "$records") games of an earlier run" >&2
+  fi
+  while true; do
+    left=$((n - $(count_records "$records")))
+    [ "$left" -gt 0 ] || break
+    while paused; do sleep 1; done
+    [ -z "$pause_dir" ] || touch "$pause_dir.playing"
+    {
+      echo "name: $name"
+      echo "variant: minishogi"
+      echo "rounds: $(((left + 1) / 2))"
+      echo "games: 2"
+      echo "time-control: $(control_text "$control")"
+      echo "adjudication: {move-limit: 120}"
+      echo "catalog: $out/fakes.yaml"
+      echo "engines:"
+      for entrant in "$@"; do echo "  - $entrant"; done
+    } > "$file"
+    id=$("$root/taikai" cluster submit --dir "$cluster_dir" --detach --concurrency "$concurrency" "$file")
+    status=0
+    fetch_records "$id" "$part" || status=$?
+    [ -z "$pause_dir" ] || rm -f "$pause_dir.playing"
+    python3 - "$records" "$part" "$n" <<'PY'
+import json, sys
+kept, part, n = json.load(open(sys.argv[1])), json.load(open(sys.argv[2])), int(sys.argv[3])
+kept["games"] = (kept["games"] + part["games"])[:n]
+json.dump(kept, open(sys.argv[1], "w"))
+PY
+    [ "$status" -eq 0 ] || [ "$status" -eq 3 ] || { echo "$name: reading the records failed" >&2; exit 1; }
+    if [ "$status" -eq 0 ] && [ "$(count_records "$part")" -eq 0 ]; then
+      echo "$name: tournament $id ended without a game" >&2
+      exit 1
+    fi
+    if [ "$status" -eq 3 ]; then
+      echo "$name: paused $(date -u +%H:%M:%S) with $(count_records "$records") games" >&2
+      keep_partial_records "$name" "$records" \
+        "$(awk -v s=$((SECONDS - row_started)) -v e="$earlier_minutes" 'BEGIN { printf "%.1f", e + s / 60 }')"
+    fi
+  done
 }
 
-# With TAIKAI_BENCH_PAUSE_DIR set (local runner only), a file in that directory pauses the benchmark: the
-# run in progress is stopped with SIGTERM (its games in progress are not recorded, so a game is never
-# measured while something else loads the machine) and resumed from its records when the directory is
-# empty again. bench/quietly.sh CMD does that around a command. While a run plays, the file
-# $TAIKAI_BENCH_PAUSE_DIR.playing exists.
+count_records() { python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["games"]))' "$1"; }
+
+# With TAIKAI_BENCH_PAUSE_DIR set, a file in that directory pauses the benchmark: the local run in progress
+# is stopped with SIGTERM (its games in progress are not recorded, so a game is never measured while
+# something else loads the machine), and the cluster's tournament is cancelled (its games in play are not
+# counted; the cluster finishes them, so a pause costs the machine up to a game per concurrency); each
+# resumes from its records when the directory is empty again. bench/quietly.sh CMD does that around a
+# command. While a run plays, the file $TAIKAI_BENCH_PAUSE_DIR.playing exists.
 pause_dir="${TAIKAI_BENCH_PAUSE_DIR:-}"
 [ -z "$pause_dir" ] || mkdir -p "$pause_dir"
 paused() { [ -n "$pause_dir" ] && [ -n "$(ls -A "$pause_dir" 2>/dev/null)" ]; }
 
 # A row can take longer than a session on the machine: each time a run is paused, its journal, load samples
-# and minutes so far are kept in bench/results/clocks-partial-local/<name>/ (commit them), and a later
-# benchmark run continues the row from there (--resume of its records) instead of starting it anew; the
+# and minutes so far are kept in bench/results/clocks-partial-<local|cluster>/<name>/ (commit them), and a
+# later benchmark run continues the row from there (the local runner's --resume of its records; the
+# cluster's remaining games as a new tournament) instead of starting it anew; the
 # partial is removed when the row is complete. Pause the benchmark (a file in TAIKAI_BENCH_PAUSE_DIR)
 # before stopping it, so that the last games are kept.
 partial_dir="$root/bench/results/clocks-partial-$mode"
+
+keep_partial_records() { # name cluster-records.json minutes-so-far
+  mkdir -p "$partial_dir/$1"
+  gzip -c "$2" > "$partial_dir/$1/records.json.gz"
+  cp "$out/$1.load" "$partial_dir/$1/load"
+  echo "$3" > "$partial_dir/$1/minutes"
+  [ -f "$partial_dir/$1/since" ] || date -u '+%Y-%m-%d' > "$partial_dir/$1/since"
+}
 
 keep_partial() { # name dir minutes-so-far
   mkdir -p "$partial_dir/$1"

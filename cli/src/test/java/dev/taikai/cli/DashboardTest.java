@@ -121,11 +121,13 @@ class DashboardTest {
                         "  - {engine: fairy-stockfish, name: fsf-b}",
                         ""));
         driver.get(base + "/ui/index.html#/live");
+        // a game of this match: another test's finished games stay on the page for a while, marked over
+        By ours = By.cssSelector(".live-game[data-game^='" + id + "/']");
         Await.until(
                 WITHIN,
-                "a game in play on the live page",
-                () -> !driver.findElements(By.cssSelector(".live-game")).isEmpty());
-        WebElement game = driver.findElements(By.cssSelector(".live-game")).get(0);
+                "a game of this match in play on the live page",
+                () -> !driver.findElements(ours).isEmpty());
+        WebElement game = driver.findElements(ours).get(0);
         String gameId = game.getAttribute("data-game");
         int firstPly = livePly(gameId);
         String firstBoard = liveBoard(gameId);
