@@ -220,8 +220,8 @@ count_records() { python3 -c 'import json, sys; print(len(json.load(open(sys.arg
 # With TAIKAI_BENCH_PAUSE_DIR set, a file in that directory pauses the benchmark: the local run in progress
 # is stopped with SIGTERM (its games in progress are not recorded, so a game is never measured while
 # something else loads the machine), and the cluster's tournament is cancelled (its games in play are not
-# counted; the cluster finishes them, so a pause costs the machine up to a game per concurrency); each
-# resumes from its records when the directory is empty again. bench/quietly.sh CMD does that around a
+# counted; the cluster plays them to their end, so they may still play beside the first games after the
+# pause); each resumes from its records when the directory is empty again. bench/quietly.sh CMD does that around a
 # command. While a run plays, the file $TAIKAI_BENCH_PAUSE_DIR.playing exists.
 pause_dir="${TAIKAI_BENCH_PAUSE_DIR:-}"
 [ -z "$pause_dir" ] || mkdir -p "$pause_dir"
