@@ -30,6 +30,7 @@ import javax.net.SocketFactory;
 public final class LiveLoad {
     private static final byte[] PUBLISHED = "\"published_ms\":".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] GAME_EVENT = "event: game".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DATA = "data: ".getBytes(StandardCharsets.US_ASCII);
 
     private LiveLoad() {}
 
@@ -121,7 +122,7 @@ public final class LiveLoad {
             for (byte[] line = line(events); line != null; line = line(events)) {
                 if (startsWith(line, GAME_EVENT, 0)) {
                     game = true;
-                } else if (game && line.length > 6 && startsWith(line, "data: ".getBytes(StandardCharsets.US_ASCII), 0)) {
+                } else if (game && startsWith(line, DATA, 0)) {
                     long published = published(line);
                     if (published > 0) {
                         delays.add(System.currentTimeMillis() - published);
