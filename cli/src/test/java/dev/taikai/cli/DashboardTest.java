@@ -215,10 +215,13 @@ class DashboardTest {
     @Test
     void theClusterPageShowsTheRefereeAndItsWorker() throws Exception {
         driver.get(base + "/ui/index.html#/cluster");
+        // The referee names a worker once its first status probe has been answered; until then the row
+        // shows the address alone. The page redraws every 5 s.
         Await.until(
                 WITHIN,
-                "the referee's status",
-                () -> !driver.findElements(By.cssSelector("#cluster tr[data-referee='referee-1']"))
+                "the referee's row naming its worker",
+                () -> !driver.findElements(
+                                By.cssSelector("#cluster tr[data-referee='referee-1'][data-worker='worker-1']"))
                         .isEmpty());
         WebElement row = driver.findElement(By.cssSelector("#cluster tr[data-referee='referee-1']"));
         assertTrue(row.getText().contains("yes"), row.getText());
