@@ -6,7 +6,8 @@
 #
 # Usage: bench/distributed.sh [GAMES] [REPEATS]
 #   GAMES     default 200 (Minishogi, paired openings)
-#   REPEATS   default 3: timed runs of each configuration; the report gives their medians
+#   REPEATS   default 5: timed runs of each configuration; the report gives their medians (with 3, one
+#             slow submission on a noisy machine moves a median by more than the 5 % TLS is held to)
 # Configurations, all in the same run on the same games:
 #   local runner at concurrency 2 and at CLUSTER_CONCURRENCY (environment, default 6);
 #   two clusters, one with TLS on every hop (the default) and one with --plaintext (the reference for TLS's
@@ -18,7 +19,7 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 games="${1:-200}"
-repeats="${2:-3}"
+repeats="${2:-5}"
 concurrency="${CLUSTER_CONCURRENCY:-6}"
 warmups="${WARMUPS:-5}"
 out="$root/bench/out/distributed"
