@@ -42,7 +42,7 @@ public class ServiceTls {
                 .ifPresentOrElse(
                         c -> LOG.infof(
                                 "TLS on every listener with the certificate in %s (%s); client certificates %s; files"
-                                        + " read again when they change; gRPC's TLS by %s",
+                                        + " read again when they change; TLS by %s",
                                 c.files().certificate().getParent(),
                                 identity(c),
                                 requireClientCertificates() ? "required" : "optional",
