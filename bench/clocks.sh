@@ -209,8 +209,7 @@ PY
     fi
     if [ "$status" -eq 3 ]; then
       echo "$name: paused $(date -u +%H:%M:%S) with $(count_records "$records") games" >&2
-      keep_partial_records "$name" "$records" \
-        "$(awk -v s=$((SECONDS - row_started)) -v e="$earlier_minutes" 'BEGIN { printf "%.1f", e + s / 60 }')"
+      keep_partial "$name" "$records" records.json "$(minutes_so_far)"
     fi
   done
 }
@@ -235,19 +234,13 @@ paused() { [ -n "$pause_dir" ] && [ -n "$(ls -A "$pause_dir" 2>/dev/null)" ]; }
 # before stopping it, so that the last games are kept.
 partial_dir="$root/bench/results/clocks-partial-$mode"
 
-keep_partial_records() { # name cluster-records.json minutes-so-far
-  mkdir -p "$partial_dir/$1"
-  gzip -c "$2" > "$partial_dir/$1/records.json.gz"
-  cp "$out/$1.load" "$partial_dir/$1/load"
-  echo "$3" > "$partial_dir/$1/minutes"
-  [ -f "$partial_dir/$1/since" ] || date -u '+%Y-%m-%d' > "$partial_dir/$1/since"
-}
+minutes_so_far() { awk -v s=$((SECONDS - row_started)) -v e="$earlier_minutes" 'BEGIN { printf "%.1f", e + s / 60 }'; }
 
-keep_partial() { # name dir minutes-so-far
+keep_partial() { # name records-file kept-as minutes-so-far (the local journal, or the cluster's records)
   mkdir -p "$partial_dir/$1"
-  gzip -c "$2/games.jsonl" > "$partial_dir/$1/games.jsonl.gz"
+  gzip -c "$2" > "$partial_dir/$1/$3.gz"
   cp "$out/$1.load" "$partial_dir/$1/load"
-  echo "$3" > "$partial_dir/$1/minutes"
+  echo "$4" > "$partial_dir/$1/minutes"
   [ -f "$partial_dir/$1/since" ] || date -u '+%Y-%m-%d' > "$partial_dir/$1/since"
 }
 
@@ -276,8 +269,7 @@ play() { # label control concurrency games engine-args... -> plays; writes $out/
     wait "$pid" || status=$?
     [ -z "$pause_dir" ] || rm -f "$pause_dir.playing"
     [ "$status" -eq 130 ] || [ "$status" -eq 143 ] || break
-    [ ! -s "$dir/games.jsonl" ] || keep_partial "$name" "$dir" \
-      "$(awk -v s=$((SECONDS - row_started)) -v e="$earlier_minutes" 'BEGIN { printf "%.1f", e + s / 60 }')"
+    [ ! -s "$dir/games.jsonl" ] || keep_partial "$name" "$dir/games.jsonl" games.jsonl "$(minutes_so_far)"
   done
   cp "$dir/results.json" "$out/$label-$control-c$concurrency.json"
 }
@@ -334,7 +326,7 @@ configuration() { # label control concurrency games play-args... -> plays unless
   if [ "$mode" = cluster ]; then play_cluster "$@"; else play "$@"; fi
   kill "$sampler"
   local minutes load
-  minutes=$(awk -v s=$((SECONDS - row_started)) -v e="$earlier_minutes" 'BEGIN { printf "%.1f", e + s / 60 }')
+  minutes=$(minutes_so_far)
   load=$(awk '{ s += $1 } END { printf "%.2f", NR ? s / NR : 0 }' "$out/$name.load")
   summarize "$label" "$control" "$concurrency" "$out/$name.json" "$minutes" "$load" > "$row"
   echo "measured $(date -u '+%Y-%m-%d %H:%M') UTC, taikai $(git -C "$root" rev-parse --short HEAD)$continued" >> "$row"
