@@ -1,8 +1,10 @@
 package dev.taikai.scheduler.kafka;
 
 import dev.taikai.events.Topics;
+import dev.taikai.proto.events.v1.LiveEvent;
 import dev.taikai.scheduler.live.LiveView;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Properties;
 import java.util.logging.Level;
@@ -49,14 +51,18 @@ public final class LiveConsumer implements Runnable, AutoCloseable {
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             while (!closed) {
+                List<LiveEvent> batch = new ArrayList<>();
                 for (ConsumerRecord<String, byte[]> record : consumer.poll(Duration.ofMillis(500))) {
                     try {
-                        view.accept(Topics.live(record.value()));
+                        batch.add(Topics.live(record.value()));
                     } catch (Topics.Poison e) {
                         LOG.log(Level.FINE, "live topic: skipped offset {0}: {1}", new Object[] {
                             record.offset(), e.getMessage()
                         });
                     }
+                }
+                if (!batch.isEmpty()) {
+                    view.acceptAll(batch); // one notification a game a poll, not one a move
                 }
             }
         } catch (WakeupException e) {

@@ -89,19 +89,35 @@ public final class LiveView {
 
     /** Takes one event from the topic and tells every subscriber what changed. */
     public void accept(LiveEvent event) {
-        String key;
+        acceptAll(List.of(event));
+    }
+
+    /**
+     * Takes a batch of events from the topic (one poll's) and then tells every subscriber once of each key
+     * that changed, not once an event: a game's moves within the batch are one change to a subscriber, and
+     * the ones it then never sees are counted as dropped, as are changes a subscriber still had unsent.
+     */
+    public void acceptAll(List<LiveEvent> batch) {
+        Map<String, Integer> changes = new LinkedHashMap<>();
         synchronized (this) {
-            key = record(event);
+            for (LiveEvent event : batch) {
+                String key = record(event);
+                if (key != null) {
+                    changes.merge(key, 1, Integer::sum);
+                }
+            }
             removeOldFinished();
         }
-        events.incrementAndGet();
-        if (key == null) {
-            return;
-        }
+        events.addAndGet(batch.size());
         for (Subscriber subscriber : subscribers) {
-            if (!subscriber.changed(key)) {
-                dropped.incrementAndGet();
+            long superseded = 0;
+            for (Map.Entry<String, Integer> change : changes.entrySet()) {
+                superseded += change.getValue() - 1;
+                if (!subscriber.changed(change.getKey())) {
+                    superseded++;
+                }
             }
+            dropped.addAndGet(superseded);
         }
     }
 
