@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
 import dev.taikai.scheduler.live.LiveView;
-import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerResponse;
@@ -15,7 +14,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.util.ArrayList;
-import java.util.LinkedHashSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,14 +24,19 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@code GET /api/live}: what the referees play now as server-sent events. A {@code game} event is a
  * game's state (its position as an SFEN, the last move and ply, both clocks, each side's last depth,
  * score and pv, whether it is over); a {@code referee} event a referee's status. A new stream gets
- * everything there is, then what changes, at most every {@value #EVERY_MILLIS} ms and only while its
- * connection takes it: the moves of a game between two sends are one update (the others counted as
- * dropped), so a slow browser holds at most one state per game and slows neither the games nor the
- * other browsers. A comment every 15 s keeps idle connections open.
+ * everything there is at once, then what changed, every {@value #EVERY_MILLIS} ms and only while its
+ * connection takes it: the states of a game between two sends are one update (the others counted as
+ * dropped), so a slow browser holds nothing and slows neither the games nor the other browsers. A
+ * comment after {@value #KEEP_ALIVE_MILLIS} ms of silence keeps an idle connection open.
+ *
+ * <p>The streams are sent on their connections' event loops, each loop's streams by one timer: a tick
+ * asks the view once what changed and makes one buffer for all the streams that were up to date, so a
+ * move costs the topic's reader nothing per stream and a stream costs a tick one write.
  */
 @ApplicationScoped
 public class LiveStream {
     static final long EVERY_MILLIS = 250;
+    static final long KEEP_ALIVE_MILLIS = 15_000;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Inject
@@ -41,8 +45,14 @@ public class LiveStream {
     /** Each key's last frame with the version it was made of: made once for every stream. */
     private final Map<String, Frame> frames = new ConcurrentHashMap<>();
 
+    /** The ticker of each event-loop thread that has streams. */
+    private final Map<Thread, Ticker> tickers = new ConcurrentHashMap<>();
+
     /** A frame as the bytes every stream writes: encoded once, not once a stream. */
     private record Frame(long version, Buffer bytes) {}
+
+    /** What a stream writes to come up to {@code upTo}, and how many updates it brings. */
+    private record Batch(long upTo, Buffer bytes, int updates) {}
 
     void routes(@Observes Router router) {
         router.get("/api/live").handler(this::open);
@@ -55,21 +65,39 @@ public class LiveStream {
                 .putHeader("Cache-Control", "no-cache")
                 .putHeader("X-Accel-Buffering", "no");
         response.write("retry: 2000\n\n");
-        Stream stream = new Stream(response, routing.vertx(), routing.vertx().getOrCreateContext());
-        view.subscribe(stream);
-        view.keys().forEach(stream::changed);
-        long keepAlive = routing.vertx().setPeriodic(15_000, id -> stream.keepAlive());
+        // a route's handler runs on its connection's event loop, as do the connection's close handler and
+        // the timer set here: the ticker's streams are touched by that thread only
+        Ticker ticker = tickers.computeIfAbsent(Thread.currentThread(), thread -> new Ticker(routing.vertx()));
+        Stream stream = new Stream(response);
+        ticker.streams.add(stream);
+        view.watching(true);
         response.closeHandler(closed -> {
-            view.unsubscribe(stream);
-            routing.vertx().cancelTimer(keepAlive);
+            ticker.streams.remove(stream);
+            view.watching(false);
         });
+        stream.send(new HashMap<>(), System.currentTimeMillis());
+    }
+
+    /** Batches made in one tick, by the version the streams that take them were up to. */
+    private Batch batch(long sentUpTo) {
+        LiveView.Changes changes = view.changedSince(sentUpTo);
+        Buffer bytes = Buffer.buffer();
+        int updates = 0;
+        for (String key : changes.keys()) {
+            Optional<Buffer> frame = frame(key);
+            if (frame.isPresent()) {
+                bytes.appendBuffer(frame.get());
+                updates++;
+            }
+        }
+        return new Batch(changes.upTo(), bytes, updates);
     }
 
     /** The frame of {@code key} now, or empty when it is gone (a game no longer shown). */
     private Optional<Buffer> frame(String key) {
         if (key.startsWith("referee:")) {
             return view.referee(key.substring("referee:".length()))
-                    .map(seen -> cached(key, seen.receivedMillis(), () -> {
+                    .map(seen -> cached(key, seen.version(), () -> {
                         ObjectNode node = JSON.createObjectNode();
                         node.put("referee", seen.status().getRefereeId());
                         node.put("published_ms", seen.status().getPublishedUnixMs());
@@ -133,74 +161,68 @@ public class LiveStream {
         return frame.bytes();
     }
 
-    /** One browser's stream: the keys that changed since its last send, written on its connection's event loop. */
-    private final class Stream implements LiveView.Subscriber {
+    /** One event loop's streams, sent every {@value #EVERY_MILLIS} ms by one timer on that loop. */
+    private final class Ticker {
+        final List<Stream> streams = new ArrayList<>();
+        private long lastPrunedMillis;
+
+        Ticker(Vertx vertx) {
+            vertx.setPeriodic(EVERY_MILLIS, id -> tick());
+        }
+
+        private void tick() {
+            if (streams.isEmpty()) {
+                return;
+            }
+            long now = System.currentTimeMillis();
+            Map<Long, Batch> made = new HashMap<>();
+            for (Stream stream : List.copyOf(streams)) {
+                stream.send(made, now);
+            }
+            if (now - lastPrunedMillis >= 1_000) {
+                lastPrunedMillis = now;
+                frames.keySet().removeIf(key -> !view.shows(key)); // games no longer shown
+            }
+        }
+    }
+
+    /** One browser's stream: the version of the view it has been sent up to. */
+    private final class Stream {
         private final HttpServerResponse response;
-        private final Vertx vertx;
-        private final Context context;
-        private final LinkedHashSet<String> changed = new LinkedHashSet<>();
-        private boolean scheduled;
-        private long lastSentMillis;
+        private long sentUpTo;
+        private long lastWriteMillis;
+        /** After its first send, which is everything there is rather than updates it missed. */
+        private boolean started;
 
-        Stream(HttpServerResponse response, Vertx vertx, Context context) {
+        Stream(HttpServerResponse response) {
             this.response = response;
-            this.vertx = vertx;
-            this.context = context;
         }
 
-        @Override
-        public boolean changed(String key) {
-            boolean fresh;
-            boolean schedule;
-            synchronized (this) {
-                fresh = changed.add(key);
-                schedule = !scheduled;
-                scheduled = true;
+        /**
+         * Writes what changed since its last send, in one write, with the batch another stream up to the
+         * same version made in this tick; a connection still full takes it at a later tick, all merged.
+         */
+        void send(Map<Long, Batch> made, long now) {
+            if (response.closed() || response.writeQueueFull()) {
+                return;
             }
-            if (schedule) {
-                context.runOnContext(v -> {
-                    long wait = EVERY_MILLIS - (System.currentTimeMillis() - lastSentMillis);
-                    if (wait <= 0) {
-                        send();
-                    } else {
-                        vertx.setTimer(wait, id -> context.runOnContext(again -> send()));
-                    }
-                });
-            }
-            return fresh;
-        }
-
-        void keepAlive() {
-            context.runOnContext(v -> {
-                if (!response.closed() && !response.writeQueueFull()) {
+            if (sentUpTo == view.version()) {
+                if (now - lastWriteMillis >= KEEP_ALIVE_MILLIS) {
                     response.write(": still here\n\n");
+                    lastWriteMillis = now;
                 }
-            });
-        }
-
-        /** Writes what changed, in one write; when the connection is full, waits for it to drain. */
-        private void send() {
-            if (response.closed()) {
                 return;
             }
-            if (response.writeQueueFull()) {
-                response.drainHandler(v -> send());
-                return;
+            Batch batch = made.computeIfAbsent(sentUpTo, LiveStream.this::batch);
+            if (batch.bytes().length() > 0) {
+                response.write(batch.bytes());
+                lastWriteMillis = now;
             }
-            List<String> keys;
-            synchronized (this) {
-                keys = new ArrayList<>(changed);
-                changed.clear();
-                scheduled = false;
+            if (started) {
+                view.merged(Math.max(0, batch.upTo() - sentUpTo - batch.updates()));
             }
-            Buffer bytes = Buffer.buffer();
-            for (String key : keys) {
-                frame(key).ifPresent(bytes::appendBuffer);
-            }
-            lastSentMillis = System.currentTimeMillis();
-            if (bytes.length() > 0) {
-                response.write(bytes);
-            }
+            started = true;
+            sentUpTo = batch.upTo();
         }
     }
 }

@@ -14,26 +14,20 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.concurrent.CopyOnWriteArraySet;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * What the referees play now, as the live topic tells it: each game in play as its latest state (the
  * position after the last move, the clocks, each side's last depth, score and pv), and each referee's
- * last status. Watchers are told which game changed, not each move: a watcher reads the state when it
- * is ready to send, so a fast game's moves between two sends are one update (the superseded ones are
- * counted as dropped), a slow browser holds one state per game and nothing more, and no watcher can
- * slow the games or another watcher. A finished game stays {@value #FINISHED_KEPT_MILLIS} ms, marked over.
+ * last status. Every change is numbered ({@link #version()}), and a watcher asks what changed since the
+ * number it last saw: it reads the states when it is ready to send, so a fast game's moves between two
+ * sends are one update (the watcher counts the superseded ones as dropped, {@link #merged}), a slow
+ * browser holds nothing, and the topic's reader does no work for any watcher. A finished game stays
+ * {@value #FINISHED_KEPT_MILLIS} ms, marked over.
  */
 public final class LiveView {
     static final long FINISHED_KEPT_MILLIS = 10_000;
-
-    /** A watcher's side: told of each change by key (a game id, or "referee:" and a referee id); must not block. */
-    public interface Subscriber {
-        /** {@code key} changed; false when this subscriber still had its previous change unsent. */
-        boolean changed(String key);
-    }
 
     /** A side's latest search telemetry, from its last move. */
     public record Info(int depth, String score, List<String> pv) {}
@@ -59,8 +53,11 @@ public final class LiveView {
             long publishedUnixMs,
             long version) {}
 
-    /** A referee's last status and when it came ({@link System#currentTimeMillis}). */
-    public record Seen(LiveEvent status, long receivedMillis) {}
+    /** A referee's last status, when it came ({@link System#currentTimeMillis}) and the change it was. */
+    public record Seen(LiveEvent status, long receivedMillis, long version) {}
+
+    /** The keys of what changed after a version, each once, and the version they bring a watcher to. */
+    public record Changes(long upTo, List<String> keys) {}
 
     private static final class Game {
         Variant variant;
@@ -82,53 +79,35 @@ public final class LiveView {
 
     private final Map<String, Game> games = new LinkedHashMap<>();
     private final Map<String, Seen> referees = new LinkedHashMap<>();
-    private final Set<Subscriber> subscribers = new CopyOnWriteArraySet<>();
+    private final AtomicInteger watchers = new AtomicInteger();
     private final AtomicLong dropped = new AtomicLong();
     private final AtomicLong events = new AtomicLong();
     private long versions;
 
-    /** Takes one event from the topic and tells every subscriber what changed. */
+    /** Takes one event from the topic. */
     public void accept(LiveEvent event) {
         acceptAll(List.of(event));
     }
 
-    /**
-     * Takes a batch of events from the topic (one poll's) and then tells every subscriber once of each key
-     * that changed, not once an event: a game's moves within the batch are one change to a subscriber, and
-     * the ones it then never sees are counted as dropped, as are changes a subscriber still had unsent.
-     */
+    /** Takes a batch of events from the topic (one poll's), under one lock. */
     public void acceptAll(List<LiveEvent> batch) {
-        Map<String, Integer> changes = new LinkedHashMap<>();
         synchronized (this) {
             for (LiveEvent event : batch) {
-                String key = record(event);
-                if (key != null) {
-                    changes.merge(key, 1, Integer::sum);
-                }
+                record(event);
             }
             removeOldFinished();
         }
         events.addAndGet(batch.size());
-        for (Subscriber subscriber : subscribers) {
-            long superseded = 0;
-            for (Map.Entry<String, Integer> change : changes.entrySet()) {
-                superseded += change.getValue() - 1;
-                if (!subscriber.changed(change.getKey())) {
-                    superseded++;
-                }
-            }
-            dropped.addAndGet(superseded);
-        }
     }
 
-    /** The key of what changed, or null when nothing did. */
-    private String record(LiveEvent event) {
+    /** Records what {@code event} changes, numbered; an event that changes nothing is not numbered. */
+    private void record(LiveEvent event) {
         if (event.hasStatus()) {
-            referees.put(event.getRefereeId(), new Seen(event, System.currentTimeMillis()));
-            return "referee:" + event.getRefereeId();
+            referees.put(event.getRefereeId(), new Seen(event, System.currentTimeMillis(), ++versions));
+            return;
         }
         if (!event.hasGame()) {
-            return null;
+            return;
         }
         var gameEvent = event.getGame();
         Game game = games.get(event.getGameId());
@@ -145,17 +124,17 @@ public final class LiveView {
                 try {
                     game.position = Sfen.parse(game.variant, started.getStartSfen());
                 } catch (InvalidSfenException e) {
-                    return null; // the referee plays only positions it read: does not happen
+                    return; // the referee plays only positions it read: does not happen
                 }
                 games.put(event.getGameId(), game);
             }
             case MOVE -> {
                 if (game == null || game.over) {
-                    return null;
+                    return;
                 }
                 MovePlayed move = gameEvent.getMove();
                 if (move.getPly() != game.ply + 1) {
-                    return null; // seen already (a referee's replayed game), or a gap: the state stays as it was
+                    return; // seen already (a referee's replayed game), or a gap: the state stays as it was
                 }
                 Info info = new Info(move.getMove().getDepth(), score(move), List.copyOf(move.getPvList()));
                 if (game.position.sideToMove() == dev.taikai.rules.Color.SENTE) {
@@ -167,7 +146,7 @@ public final class LiveView {
                     game.position = game.position.play(
                             Usi.parse(game.position, move.getMove().getMove(), Notation.FAIRY_STOCKFISH));
                 } catch (MoveException e) {
-                    return null;
+                    return;
                 }
                 game.ply = move.getPly();
                 game.lastMove = move.getMove().getMove();
@@ -176,7 +155,7 @@ public final class LiveView {
             }
             default -> {
                 if (game == null) {
-                    return null;
+                    return;
                 }
                 game.over = true;
                 game.overAtMillis = System.currentTimeMillis();
@@ -198,7 +177,6 @@ public final class LiveView {
         }
         game.published = event.getPublishedUnixMs();
         game.version = ++versions;
-        return event.getGameId();
     }
 
     private static String score(MovePlayed move) {
@@ -215,22 +193,36 @@ public final class LiveView {
         games.values().removeIf(game -> game.over && now - game.overAtMillis > FINISHED_KEPT_MILLIS);
     }
 
-    /** Registers {@code subscriber}; it then reads {@link #keys} for what there is now. */
-    public void subscribe(Subscriber subscriber) {
-        subscribers.add(subscriber);
+    /** The number of the latest change: it grows with every change to a game or a referee's status. */
+    public synchronized long version() {
+        return versions;
     }
 
-    public void unsubscribe(Subscriber subscriber) {
-        subscribers.remove(subscriber);
-    }
-
-    /** The keys of everything there is now: each referee's status and each game's state. */
-    public synchronized List<String> keys() {
+    /**
+     * What changed after {@code version} and is shown now: each referee whose status and each game whose
+     * state is newer (all of them from version 0), referees first.
+     */
+    public synchronized Changes changedSince(long version) {
         removeOldFinished();
         List<String> keys = new ArrayList<>();
-        referees.keySet().forEach(id -> keys.add("referee:" + id));
-        keys.addAll(games.keySet());
-        return keys;
+        referees.forEach((id, seen) -> {
+            if (seen.version() > version) {
+                keys.add("referee:" + id);
+            }
+        });
+        games.forEach((id, game) -> {
+            if (game.version > version) {
+                keys.add(id);
+            }
+        });
+        return new Changes(versions, keys);
+    }
+
+    /** Whether {@code key} (as {@link #changedSince} gives it) is shown now. */
+    public synchronized boolean shows(String key) {
+        return key.startsWith("referee:")
+                ? referees.containsKey(key.substring("referee:".length()))
+                : games.containsKey(key);
     }
 
     /** A game's version now (it grows with every change), or −1 when it is no longer shown. */
@@ -277,11 +269,22 @@ public final class LiveView {
         return (int) games.values().stream().filter(g -> !g.over).count();
     }
 
-    public int subscribers() {
-        return subscribers.size();
+    /** A watcher starts or stops following the changes. */
+    public void watching(boolean started) {
+        watchers.addAndGet(started ? 1 : -1);
     }
 
-    /** Updates a watcher never sent, because a newer state of the same game came first. */
+    /** Watchers following the changes now. */
+    public int subscribers() {
+        return watchers.get();
+    }
+
+    /** A watcher skipped {@code updates}: states it never sent, because a newer one of the same came first. */
+    public void merged(long updates) {
+        dropped.addAndGet(updates);
+    }
+
+    /** Updates watchers never sent, because a newer state of the same game or referee came first. */
     public long dropped() {
         return dropped.get();
     }

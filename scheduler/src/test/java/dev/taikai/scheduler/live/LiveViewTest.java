@@ -1,33 +1,23 @@
 package dev.taikai.scheduler.live;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.taikai.proto.common.v1.GameAssignment;
 import dev.taikai.proto.common.v1.MoveRecord;
 import dev.taikai.proto.common.v1.PlayerAssignment;
 import dev.taikai.proto.common.v1.Variant;
 import dev.taikai.proto.events.v1.LiveEvent;
+import dev.taikai.proto.events.v1.RefereeStatus;
 import dev.taikai.proto.referee.v1.GameEvent;
 import dev.taikai.proto.referee.v1.GameStarted;
 import dev.taikai.proto.referee.v1.MovePlayed;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class LiveViewTest {
     private static final String GAME = "t1/1";
-
-    /** Records what it is told; answers as a stream that has (or has not) sent its previous change. */
-    private static final class Watcher implements LiveView.Subscriber {
-        final List<String> told = new ArrayList<>();
-        boolean stillUnsent;
-
-        @Override
-        public boolean changed(String key) {
-            told.add(key);
-            return !stillUnsent;
-        }
-    }
 
     private static LiveEvent started() {
         var assignment = GameAssignment.newBuilder()
@@ -56,20 +46,24 @@ class LiveViewTest {
                 .build();
     }
 
+    private static LiveEvent status(String referee) {
+        return LiveEvent.newBuilder()
+                .setRefereeId(referee)
+                .setStatus(RefereeStatus.newBuilder().setGamesInPlay(1))
+                .build();
+    }
+
     @Test
-    void aBatchIsOneChangeAGameAndTheMovesItMergesAreCountedAsDropped() {
+    void everyChangeIsNumberedAndAWatcherAsksWhatChangedSinceTheNumberItSaw() {
         LiveView view = new LiveView();
-        Watcher first = new Watcher();
-        Watcher second = new Watcher();
-        view.subscribe(first);
-        view.subscribe(second);
+        assertEquals(new LiveView.Changes(0, List.of()), view.changedSince(0));
 
         view.acceptAll(List.of(started(), move(1, "5d5c"), move(2, "1b1c"), move(3, "5c5b")));
 
-        assertEquals(List.of(GAME), first.told, "told once of the game, not once a move");
-        assertEquals(List.of(GAME), second.told);
+        assertEquals(4, view.version(), "started and three moves");
         assertEquals(4, view.events());
-        assertEquals(2 * 3, view.dropped(), "each watcher never sees 3 of the 4 states");
+        assertEquals(new LiveView.Changes(4, List.of(GAME)), view.changedSince(0), "the game once");
+        assertEquals(new LiveView.Changes(4, List.of()), view.changedSince(4));
         var state = view.game(GAME).orElseThrow();
         assertEquals(3, state.ply());
         assertEquals("5c5b", state.lastMove());
@@ -78,36 +72,41 @@ class LiveViewTest {
         assertEquals(1003, state.publishedUnixMs());
         assertEquals(3, state.senteInfo().depth(), "the last sente move's telemetry");
         assertEquals(2, state.goteInfo().depth());
-    }
 
-    @Test
-    void aChangeAWatcherStillHadUnsentIsCountedAsDropped() {
-        LiveView view = new LiveView();
-        Watcher slow = new Watcher();
-        view.subscribe(slow);
-        view.accept(started());
-        slow.stillUnsent = true;
+        view.accept(status("referee-1"));
 
-        view.accept(move(1, "5d5c"));
-
-        assertEquals(List.of(GAME, GAME), slow.told);
-        assertEquals(1, view.dropped());
+        assertEquals(new LiveView.Changes(5, List.of("referee:referee-1")), view.changedSince(4));
+        assertEquals(
+                new LiveView.Changes(5, List.of("referee:referee-1", GAME)), view.changedSince(0), "referees first");
+        assertTrue(view.shows("referee:referee-1"));
+        assertTrue(view.shows(GAME));
+        assertFalse(view.shows("t1/2"));
     }
 
     @Test
     void aMoveSeenAlreadyOrAfterAGapChangesNothing() {
         LiveView view = new LiveView();
         view.acceptAll(List.of(started(), move(1, "5d5c")));
-        long version = view.version(GAME);
-        Watcher watcher = new Watcher();
-        view.subscribe(watcher);
+        long version = view.version();
 
         view.acceptAll(List.of(move(1, "5d5c"), move(3, "5c5b")));
 
-        assertEquals(List.of(), watcher.told);
-        assertEquals(version, view.version(GAME));
+        assertEquals(version, view.version());
+        assertEquals(List.of(), view.changedSince(version).keys());
         assertEquals(1, view.game(GAME).orElseThrow().ply());
-        assertEquals(4, view.events());
-        assertEquals(0, view.dropped());
+        assertEquals(4, view.events(), "taken, though they changed nothing");
+    }
+
+    @Test
+    void watchersAndTheUpdatesTheyMergedAreCounted() {
+        LiveView view = new LiveView();
+        view.watching(true);
+        view.watching(true);
+        view.watching(false);
+        view.merged(3);
+        view.merged(2);
+
+        assertEquals(1, view.subscribers());
+        assertEquals(5, view.dropped());
     }
 }
