@@ -26,8 +26,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * score and pv, whether it is over); a {@code referee} event a referee's status. A new stream gets
  * everything there is at once, then what changed, every {@value #EVERY_MILLIS} ms and only while its
  * connection takes it: the states of a game between two sends are one update (the others counted as
- * dropped), so a slow browser holds nothing and slows neither the games nor the other browsers. A
- * comment after {@value #KEEP_ALIVE_MILLIS} ms of silence keeps an idle connection open.
+ * dropped), so a slow browser holds no more than its connection's write buffer and slows neither the
+ * games nor the other browsers. A comment after {@value #KEEP_ALIVE_MILLIS} ms of silence keeps an idle
+ * connection open.
  *
  * <p>The streams are sent on their connections' event loops, each loop's streams by one timer: a tick
  * asks the view once what changed and makes one buffer for all the streams that were up to date, so a
@@ -78,7 +79,7 @@ public class LiveStream {
         stream.send(new HashMap<>(), System.currentTimeMillis());
     }
 
-    /** Batches made in one tick, by the version the streams that take them were up to. */
+    /** What a stream sent up to {@code sentUpTo} writes to come up to date: each changed key's latest frame, once. */
     private Batch batch(long sentUpTo) {
         LiveView.Changes changes = view.changedSince(sentUpTo);
         Buffer bytes = Buffer.buffer();
