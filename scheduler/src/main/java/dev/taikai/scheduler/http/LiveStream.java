@@ -76,7 +76,7 @@ public class LiveStream {
             ticker.streams.remove(stream);
             view.watching(false);
         });
-        stream.send(new HashMap<>(), System.currentTimeMillis());
+        stream.send(new HashMap<>(), view.version(), System.currentTimeMillis());
     }
 
     /** What a stream sent up to {@code sentUpTo} writes to come up to date: each changed key's latest frame, once. */
@@ -176,9 +176,10 @@ public class LiveStream {
                 return;
             }
             long now = System.currentTimeMillis();
+            long latest = view.version(); // read once a tick, not once a stream
             Map<Long, Batch> made = new HashMap<>();
             for (Stream stream : List.copyOf(streams)) {
-                stream.send(made, now);
+                stream.send(made, latest, now);
             }
             if (now - lastPrunedMillis >= 1_000) {
                 lastPrunedMillis = now;
@@ -200,14 +201,15 @@ public class LiveStream {
         }
 
         /**
-         * Writes what changed since its last send, in one write, with the batch another stream up to the
-         * same version made in this tick; a connection still full takes it at a later tick, all merged.
+         * Writes what changed since its last send (nothing when it is up to {@code latest}), in one write,
+         * with the batch another stream up to the same version made in this tick; a connection still full
+         * takes it at a later tick, all merged.
          */
-        void send(Map<Long, Batch> made, long now) {
+        void send(Map<Long, Batch> made, long latest, long now) {
             if (response.closed() || response.writeQueueFull()) {
                 return;
             }
-            if (sentUpTo == view.version()) {
+            if (sentUpTo >= latest) {
                 if (now - lastWriteMillis >= KEEP_ALIVE_MILLIS) {
                     response.write(": still here\n\n");
                     lastWriteMillis = now;

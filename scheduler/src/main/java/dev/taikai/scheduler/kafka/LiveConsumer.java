@@ -62,7 +62,7 @@ public final class LiveConsumer implements Runnable, AutoCloseable {
                     }
                 }
                 if (!batch.isEmpty()) {
-                    view.acceptAll(batch); // one notification a game a poll, not one a move
+                    view.acceptAll(batch); // a poll's events under one lock, not one lock a move
                 }
             }
         } catch (WakeupException e) {

@@ -84,11 +84,6 @@ public final class LiveView {
     private final AtomicLong events = new AtomicLong();
     private long versions;
 
-    /** Takes one event from the topic. */
-    public void accept(LiveEvent event) {
-        acceptAll(List.of(event));
-    }
-
     /** Takes a batch of events from the topic (one poll's), under one lock. */
     public void acceptAll(List<LiveEvent> batch) {
         synchronized (this) {

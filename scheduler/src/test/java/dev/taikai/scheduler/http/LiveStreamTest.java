@@ -34,6 +34,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -231,7 +232,8 @@ class LiveStreamTest {
                         String key = frame.has("game")
                                 ? frame.get("game").asText()
                                 : "referee:" + frame.get("referee").asText();
-                        frames.computeIfAbsent(key, k -> new ArrayList<>()).add(frame);
+                        frames.computeIfAbsent(key, k -> new CopyOnWriteArrayList<>())
+                                .add(frame); // read by the test's thread
                         frameBytes.put(key, line.length() + "event: referee\n\n".length());
                     }
                 }

@@ -73,7 +73,7 @@ class LiveViewTest {
         assertEquals(3, state.senteInfo().depth(), "the last sente move's telemetry");
         assertEquals(2, state.goteInfo().depth());
 
-        view.accept(status("referee-1"));
+        view.acceptAll(List.of(status("referee-1")));
 
         assertEquals(new LiveView.Changes(5, List.of("referee:referee-1")), view.changedSince(4));
         assertEquals(
