@@ -12,7 +12,7 @@ import org.eclipse.microprofile.config.spi.ConfigSource;
 /**
  * Turns {@code taikai.tls.dir} into Quarkus's HTTP settings: the HTTP port serves TLS only (no plaintext
  * port is opened) with the folder's {@code tls.crt} and {@code tls.key}, which Quarkus's TLS registry
- * reads again every 2 s. A client may present a certificate (client-auth=request, which Quarkus fixes at
+ * reads again when they change (ServiceTls). A client may present a certificate (client-auth=request, which Quarkus fixes at
  * build time: each service's application.properties sets it) (people and tools need none: their tokens
  * say who they are); one that the folder's {@code ca.crt} did not sign ends the handshake. Set above {@code application.properties} and below system properties and
  * the environment, so that any of these keys can still be given directly.
@@ -40,9 +40,8 @@ public class HttpTlsConfig implements ConfigSourceFactory {
                         folder.resolve("tls.key").toString(),
                         "quarkus.tls.trust-store.pem.certs",
                         folder.resolve("ca.crt").toString(),
-                        "quarkus.tls.reload-period",
-                        "2s",
-                        // it says so at INFO on every reload, changed or not; TlsCredentials logs changes
+                        // no quarkus.tls.reload-period: ServiceTls has these files read again when they
+                        // change; TlsCredentials logs the change, so Quarkus's own line on it is not needed
                         "quarkus.log.category.\"io.quarkus.vertx.http.runtime.HttpCertificateUpdateEventListener\".level",
                         "WARN",
                         "quarkus.http.ssl-port",

@@ -52,6 +52,8 @@ public final class TlsCredentials implements AutoCloseable {
     private String lastWarning;
     /** How many times the files have been checked, for tests that wait for a check. */
     private final java.util.concurrent.atomic.AtomicLong checks = new java.util.concurrent.atomic.AtomicLong();
+    /** Told after a changed certificate, key or CA has been taken into use. */
+    private final List<Runnable> changeListeners = new java.util.concurrent.CopyOnWriteArrayList<>();
 
     private TlsCredentials(TlsFiles files) throws IOException, GeneralSecurityException {
         this.files = files;
@@ -111,6 +113,15 @@ public final class TlsCredentials implements AutoCloseable {
         return context;
     }
 
+    /**
+     * Runs {@code listener} on the watcher's thread each time changed files have been read and taken into
+     * use (not when they were found unusable), so that a listener that keeps a copy of its own (an HTTP
+     * server's) reads them only when they changed.
+     */
+    public void onChange(Runnable listener) {
+        changeListeners.add(listener);
+    }
+
     /** How many times the files have been checked for a change since they were first read. */
     long checks() {
         return checks.get();
@@ -128,6 +139,7 @@ public final class TlsCredentials implements AutoCloseable {
             LOG.info("TLS: read " + files.certificate() + " again: now "
                     + certificate().getSubjectX500Principal() + ", serial "
                     + certificate().getSerialNumber().toString(16));
+            changeListeners.forEach(Runnable::run);
         } catch (IOException | GeneralSecurityException | RuntimeException e) {
             String warning = "TLS: keeping the certificate in use: " + e.getMessage();
             if (!warning.equals(lastWarning)) { // once, not every second while the files stay so

@@ -13,6 +13,7 @@ import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,16 +43,22 @@ class TlsCredentialsTest {
 
     @Test
     void aKeyThatDoesNotBelongToTheCertificateIsRefusedAtStartAndKeptOutLater() throws Exception {
+        AtomicInteger changes = new AtomicInteger();
         LocalCa ca = LocalCa.create("test CA", VALID);
         TlsFiles files = ca.issue(new PeerIdentity("w", ServiceRole.WORKER), List.of(), VALID, dir.resolve("a"));
         TlsFiles other = ca.issue(new PeerIdentity("w", ServiceRole.WORKER), List.of(), VALID, dir.resolve("b"));
         try (TlsCredentials credentials = TlsCredentials.watch(files)) {
             BigInteger first = credentials.certificate().getSerialNumber();
+            credentials.onChange(changes::incrementAndGet);
+            long unchanged = credentials.checks();
+            Await.until(Duration.ofSeconds(20), "two checks of the files", () -> credentials.checks() >= unchanged + 2);
+            assertEquals(0, changes.get(), "files that did not change are not a change");
             // only the key is replaced: the pair in use stays
             Files.copy(other.key(), files.key(), StandardCopyOption.REPLACE_EXISTING);
             long checked = credentials.checks();
             Await.until(Duration.ofSeconds(20), "two checks of the files", () -> credentials.checks() >= checked + 2);
             assertEquals(first, credentials.certificate().getSerialNumber());
+            assertEquals(0, changes.get(), "a pair that was not taken is not a change");
             // then its certificate: the new pair is taken
             Files.copy(other.certificate(), files.certificate(), StandardCopyOption.REPLACE_EXISTING);
             BigInteger second = LocalCa.readCertificate(other.certificate()).getSerialNumber();
@@ -59,6 +66,10 @@ class TlsCredentialsTest {
                     Duration.ofSeconds(20),
                     "the new pair is in use",
                     () -> second.equals(credentials.certificate().getSerialNumber()));
+            Await.until(Duration.ofSeconds(20), "the listener is told", () -> changes.get() == 1);
+            long after = credentials.checks();
+            Await.until(Duration.ofSeconds(20), "two more checks", () -> credentials.checks() >= after + 2);
+            assertEquals(1, changes.get(), "told once per change");
         }
     }
 
