@@ -15,6 +15,10 @@
 #   (CLUSTER_CONCURRENCY engine slots each), WARMUPS (environment, default 5) untimed submissions first so
 #   that the long-running services are measured warm (their JIT compilers are still busy after 40,000
 #   moves); then their timed submissions alternate.
+# The transport overhead is given twice: under the timed submissions' full load (two clusters' 24 engines
+# and 10 JVMs on this machine's cores, where a move's wait for a free core is part of every hop), and with
+# one game at a time (LATENCY_GAMES, environment, default 20, submitted to each cluster in turn after the
+# timed ones, the other cluster idle): what the transport itself adds to a move when a core is free.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -22,6 +26,7 @@ games="${1:-200}"
 repeats="${2:-5}"
 concurrency="${CLUSTER_CONCURRENCY:-6}"
 warmups="${WARMUPS:-5}"
+latency_games="${LATENCY_GAMES:-20}"
 out="$root/bench/out/distributed"
 report="$root/bench/results/distributed-latest.md"
 fsf="$(command -v fairy-stockfish || echo /usr/games/fairy-stockfish)"
@@ -31,11 +36,11 @@ mkdir -p "$out"
 "$root/taikai" cluster --help > /dev/null # builds the services when needed
 
 # the same games every time: only the local runner's concurrency and its output directory differ
-tournament() { # $1: concurrency, $2: output directory (relative to $out); prints the file's path
+tournament() { # $1: concurrency, $2: output directory (relative to $out), [$3: games]; prints the file's path
   cat > "$out/$2.yaml" <<YAML
 name: distributed bench
 variant: minishogi
-rounds: $((games / 2))
+rounds: $((${3:-$games} / 2))
 games: 2
 time-control: nodes 1
 concurrency: $1
@@ -83,9 +88,9 @@ service_cpu() {
   for pid in $(sed -n 's/.* pid \([0-9]*\).*/\1/p' "$out/up-$1.txt"); do awk '{ print $1 " " ($14 + $15) }' "/proc/$pid/stat"; done
 }
 cluster_file=$(tournament "$concurrency" cluster-unused)
-submit() { # $1: cluster, $2: run name; prints wall seconds
+submit() { # $1: cluster, $2: run name, [$3: tournament file, $4: games at once]; prints wall seconds
   local begin=$(date +%s%N)
-  ( "$root/taikai" cluster submit --dir "$out/cluster-$1" --concurrency 16 --out "$out/$2-records" "$cluster_file" > "$out/$2.txt" 2> "$out/$2.progress"; times > "$out/$2.times" )
+  ( "$root/taikai" cluster submit --dir "$out/cluster-$1" --concurrency "${4:-16}" --out "$out/$2-records" "${3:-$cluster_file}" > "$out/$2.txt" 2> "$out/$2.progress"; times > "$out/$2.times" )
   seconds $(( $(date +%s%N) - begin ))
 }
 declare -A cold warm
@@ -103,6 +108,11 @@ for i in $(seq "$repeats"); do
     service_cpu "$v" > "$out/cpu-after-$v"
   done
 done
+latency_file=$(tournament 1 cluster-latency-unused "$latency_games")
+for v in "${variants[@]}"; do
+  echo "  $latency_games games one at a time on the $v cluster (the other idle): transport without load" >&2
+  submit "$v" "$v-one-at-a-time" "$latency_file" 1 > /dev/null
+done
 ticks=$(getconf CLK_TCK)
 cpu_table() { # $1: cluster -> "member CPU-seconds" lines of its last timed submission
   join <(sort "$out/cpu-before-$1") <(sort "$out/cpu-after-$1") | while read -r pid before after; do
@@ -113,12 +123,12 @@ cpu_table() { # $1: cluster -> "member CPU-seconds" lines of its last timed subm
 if [ "$games" -gt 1000 ]; then
   echo "bench/distributed.sh reads at most 1000 records" >&2
 fi
-for v in "${variants[@]}"; do
-  url=$(sed -n 's/^Records on the scheduler: \([^ ]*\).*/\1/p' "$out/$v-$repeats.txt")
-  ca=()
-  [ "$v" = plaintext ] || ca=(--cacert "$out/cluster-$v/tls/ca/ca.crt")
-  curl -sf "${ca[@]}" -H "Authorization: Bearer $(cat "$out/cluster-$v/access/viewer.token")" "$url?limit=1000" > "$out/records-$v.json"
-  python3 - "$out/records-$v.json" "$out/local-c2-1/results.json" > "$out/summary-$v.txt" <<'PY'
+summarize() { # $1: cluster, $2: run name -> "games moves transport-median -p99 referee-median -p99 same-games"
+  local url ca=()
+  url=$(sed -n 's/^Records on the scheduler: \([^ ]*\).*/\1/p' "$out/$2.txt")
+  [ "$1" = plaintext ] || ca=(--cacert "$out/cluster-$1/tls/ca/ca.crt")
+  curl -sf "${ca[@]}" -H "Authorization: Bearer $(cat "$out/cluster-$1/access/viewer.token")" "$url?limit=1000" > "$out/records-$2.json"
+  python3 - "$out/records-$2.json" "$out/local-c2-1/results.json" <<'PY'
 import json, sys
 records = json.load(open(sys.argv[1]))["records"]
 local = json.load(open(sys.argv[2]))["games"]
@@ -136,6 +146,10 @@ same = {(g["id"], g["sente"], g["gote"], g["start_sfen"]) for g in local} == {
 print(len(records), len(overhead), "%.1f" % pct(overhead, 0.5), "%.1f" % pct(overhead, 0.99),
       "%.1f" % pct(latency, 0.5), "%.1f" % pct(latency, 0.99), "yes" if same else "no")
 PY
+}
+for v in "${variants[@]}"; do
+  summarize "$v" "$v-$repeats" > "$out/summary-$v.txt"
+  summarize "$v" "$v-one-at-a-time" > "$out/summary-one-$v.txt"
 done
 # `times` prints the shell's then its children's user and system time, e.g. "0m1.5s 0m0.3s"
 child_cpu() { sed -n 2p "$1" | awk '{ n = 0; for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60 + t[2] } printf "%.1f", n }'; }
@@ -147,6 +161,8 @@ tls_s=$(echo "${warm[tls]}" | median)
 plain_s=$(echo "${warm[plaintext]}" | median)
 read -r counted moves over_med over_p99 lat_med lat_p99 same < "$out/summary-tls.txt"
 read -r p_counted p_moves p_over_med p_over_p99 p_lat_med p_lat_p99 p_same < "$out/summary-plaintext.txt"
+read -r _ one_moves one_over_med one_over_p99 one_lat_med one_lat_p99 _ < "$out/summary-one-tls.txt"
+read -r _ p_one_moves p_one_over_med p_one_over_p99 p_one_lat_med p_one_lat_p99 _ < "$out/summary-one-plaintext.txt"
 cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
 {
   echo "# Distributed-mode benchmark"
@@ -177,13 +193,17 @@ cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
   echo "Warm throughput with TLS is **$(awk -v p="$plain_s" -v t="$tls_s" 'BEGIN { printf "%.1f", 100 * p / t }')%** of plaintext's (goal: within 5%, so at least 95%) and"
   echo "$(awk -v l="$best_local_s" -v c="$tls_s" 'BEGIN { printf "%.0f", 100 * l / c }')% of the local runner's at its best concurrency (plaintext: $(awk -v l="$best_local_s" -v c="$plain_s" 'BEGIN { printf "%.0f", 100 * l / c }')%; goal: at least 80%). The last submissions counted $counted (TLS) and $p_counted (plaintext) games."
   echo
-  echo "Per move over the last submission's moves: transport overhead (the referee's measurement minus the worker's"
-  echo "pipe measurement), and the referee's whole measurement (goal: transport median under 0.5 ms with TLS):"
+  echo "Per move: transport overhead (the referee's measurement minus the worker's pipe measurement), and the"
+  echo "referee's whole measurement (goal: transport median under 0.5 ms with TLS). Under full load, over the last"
+  echo "timed submission's moves ($concurrency games at once while the other cluster plays too: a hop waits for a"
+  echo "free core); and one game at a time, $latency_games games submitted to each cluster in turn, the other idle:"
   echo
-  echo "| cluster | moves | transport median µs | transport p99 µs | referee median µs | referee p99 µs |"
-  echo "|---|---|---|---|---|---|"
-  echo "| TLS | $moves | **$over_med** | $over_p99 | $lat_med | $lat_p99 |"
-  echo "| plaintext | $p_moves | $p_over_med | $p_over_p99 | $p_lat_med | $p_lat_p99 |"
+  echo "| cluster | load | moves | transport median µs | transport p99 µs | referee median µs | referee p99 µs |"
+  echo "|---|---|---|---|---|---|---|"
+  echo "| TLS | full | $moves | **$over_med** | $over_p99 | $lat_med | $lat_p99 |"
+  echo "| plaintext | full | $p_moves | $p_over_med | $p_over_p99 | $p_lat_med | $p_lat_p99 |"
+  echo "| TLS | one game at a time | $one_moves | **$one_over_med** | $one_over_p99 | $one_lat_med | $one_lat_p99 |"
+  echo "| plaintext | one game at a time | $p_one_moves | $p_one_over_med | $p_one_over_p99 | $p_one_lat_med | $p_one_lat_p99 |"
   echo
   echo "CPU seconds used during the last timed submission by each cluster's service JVMs (the engines are not"
   echo "counted), against a local run at concurrency 2 (its whole process, engines included): $local_cpu s."
