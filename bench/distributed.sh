@@ -6,15 +6,20 @@
 #
 # Usage: bench/distributed.sh [GAMES] [REPEATS]
 #   GAMES     default 200 (Minishogi, paired openings)
-#   REPEATS   default 5: timed runs of each configuration; the report gives their medians (with 3, one
-#             slow submission on a noisy machine moves a median by more than the 5 % TLS is held to)
+#   REPEATS   default 9: timed runs of each configuration; the report gives their medians, and for TLS
+#             also the median of its paired ratios (submission i with TLS against submission i in
+#             plaintext, played one after the other): single submissions of the same games vary by 10 %
+#             on this machine, twice the 5 % TLS is held to, so a median of 3 or 5 moved by that much
 # Configurations, all in the same run on the same games:
 #   local runner at concurrency 2 and at CLUSTER_CONCURRENCY (environment, default 6);
 #   two clusters, one with TLS on every hop (the default) and one with --plaintext (the reference for TLS's
 #   cost), up side by side, each: 1 referee (CLUSTER_CONCURRENCY games at once), 2 workers
-#   (CLUSTER_CONCURRENCY engine slots each), WARMUPS (environment, default 5) untimed submissions first so
-#   that the long-running services are measured warm (their JIT compilers are still busy after 40,000
-#   moves); then their timed submissions alternate.
+#   (CLUSTER_CONCURRENCY engine slots each), untimed warm-up submissions first so that the long-running
+#   services are measured warm: at least WARMUPS (environment, default 5) and then more, up to MAX_WARMUPS
+#   (default 15), until a submission's JIT compilation (the services' C1 and C2 compiler threads) is under
+#   WARM_JIT_PERCENT (default 5) of the CPU the services used for it (after 5 submissions of 200 games
+#   it was still a fifth, after 15 still 13 %, with and without TLS); then
+#   their timed submissions alternate.
 # The transport overhead is given twice: under the timed submissions' full load (two clusters' 24 engines
 # and 10 JVMs on this machine's cores, where a move's wait for a free core is part of every hop), and with
 # one game at a time (LATENCY_GAMES, environment, default 20, submitted to each cluster in turn after the
@@ -23,9 +28,11 @@ set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 games="${1:-200}"
-repeats="${2:-5}"
+repeats="${2:-9}"
 concurrency="${CLUSTER_CONCURRENCY:-6}"
 warmups="${WARMUPS:-5}"
+max_warmups="${MAX_WARMUPS:-15}"
+warm_jit_percent="${WARM_JIT_PERCENT:-5}"
 latency_games="${LATENCY_GAMES:-20}"
 out="$root/bench/out/distributed"
 report="$root/bench/results/distributed-latest.md"
@@ -94,19 +101,54 @@ submit() { # $1: cluster, $2: run name, [$3: tournament file, $4: games at once]
   seconds $(( $(date +%s%N) - begin ))
 }
 declare -A cold warm
-for i in $(seq "$warmups"); do
-  for v in "${variants[@]}"; do
-    echo "  warm-up submission $i of $warmups to the $v cluster (services cold: JIT compilation under way)" >&2
+# CPU ticks of cluster $1's service JVMs: all their threads, and their JIT compilers' threads
+services_ticks() {
+  for pid in $(sed -n 's/.* pid \([0-9]*\).*/\1/p' "$out/up-$1.txt"); do awk '{ print $14 + $15 }' "/proc/$pid/stat"; done \
+    | awk '{ n += $1 } END { print n }'
+}
+jit_ticks() {
+  for pid in $(sed -n 's/.* pid \([0-9]*\).*/\1/p' "$out/up-$1.txt"); do
+    for task in /proc/"$pid"/task/*; do
+      if grep -q '^C[12] CompilerThre' "$task/comm" 2>/dev/null; then awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "$task/stat"; fi
+    done
+  done | awk '{ n += $1 } END { print n + 0 }'
+}
+jit_percent() { # $1 $2: services' ticks before and after, $3 $4: the compilers' -> percent
+  awk -v s="$(( $2 - $1 ))" -v j="$(( $4 - $3 ))" 'BEGIN { printf "%.0f", (s > 0 ? 100 * j / s : 0) }'
+}
+declare -A warm_after jit_last
+pending=("${variants[@]}")
+for i in $(seq "$max_warmups"); do
+  [ ${#pending[@]} -gt 0 ] || break
+  still=()
+  for v in "${pending[@]}"; do
+    echo "  warm-up submission $i to the $v cluster (services cold: JIT compilation under way)" >&2
+    s0=$(services_ticks "$v") j0=$(jit_ticks "$v")
     cold[$v]="${cold[$v]:-} $(submit "$v" "$v-cold-$i")"
+    jit_last[$v]=$(jit_percent "$s0" "$(services_ticks "$v")" "$j0" "$(jit_ticks "$v")")
+    warm_after[$v]=$i
+    if [ "$i" -lt "$warmups" ] || [ "${jit_last[$v]}" -ge "$warm_jit_percent" ]; then still+=("$v"); fi
+  done
+  pending=("${still[@]}")
+done
+# CPU time the whole machine spent busy (user, nice, system, irq, softirq), in clock ticks
+machine_busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 }' /proc/stat; }
+declare -A busy timed_s0 timed_j0 jit_timed
+for v in "${variants[@]}"; do timed_s0[$v]=$(services_ticks "$v") timed_j0[$v]=$(jit_ticks "$v"); done
+for i in $(seq "$repeats"); do
+  order=("${variants[@]}")
+  [ $((i % 2)) = 1 ] || order=("${variants[1]}" "${variants[0]}") # who goes first alternates: no drift favours one
+  for v in "${order[@]}"; do
+    echo "  submission $i of $repeats to the $v cluster, the same games (services warm)" >&2
+    service_cpu "$v" > "$out/cpu-before-$v-$i"
+    before=$(machine_busy)
+    warm[$v]="${warm[$v]:-} $(submit "$v" "$v-$i")"
+    busy[$v]="${busy[$v]:-} $(( $(machine_busy) - before ))"
+    service_cpu "$v" > "$out/cpu-after-$v-$i"
   done
 done
-for i in $(seq "$repeats"); do
-  for v in "${variants[@]}"; do
-    echo "  submission $i of $repeats to the $v cluster, the same games (services warm)" >&2
-    service_cpu "$v" > "$out/cpu-before-$v"
-    warm[$v]="${warm[$v]:-} $(submit "$v" "$v-$i")"
-    service_cpu "$v" > "$out/cpu-after-$v"
-  done
+for v in "${variants[@]}"; do
+  jit_timed[$v]=$(jit_percent "${timed_s0[$v]}" "$(services_ticks "$v")" "${timed_j0[$v]}" "$(jit_ticks "$v")")
 done
 latency_file=$(tournament 1 cluster-latency-unused "$latency_games")
 for v in "${variants[@]}"; do
@@ -114,11 +156,12 @@ for v in "${variants[@]}"; do
   submit "$v" "$v-one-at-a-time" "$latency_file" 1 > /dev/null
 done
 ticks=$(getconf CLK_TCK)
-cpu_table() { # $1: cluster -> "member CPU-seconds" lines of its last timed submission
-  join <(sort "$out/cpu-before-$1") <(sort "$out/cpu-after-$1") | while read -r pid before after; do
-    name=$(grep " pid $pid " "$out/up-$1.txt" | awk '{ print $1 }')
-    awk -v n="$name" -v b="$before" -v a="$after" -v t="$ticks" 'BEGIN { printf "%s %.1f\n", n, (a - b) / t }'
-  done
+cpu_table() { # $1: cluster -> "member CPU-seconds" lines: the mean over its timed submissions
+  for i in $(seq "$repeats"); do
+    join <(sort "$out/cpu-before-$1-$i") <(sort "$out/cpu-after-$1-$i")
+  done | while read -r pid before after; do
+    echo "$(grep " pid $pid " "$out/up-$1.txt" | awk '{ print $1 }') $((after - before))"
+  done | awk -v t="$ticks" -v r="$repeats" '{ n[$1] += $2 } END { for (m in n) printf "%s %.2f\n", m, n[m] / t / r }'
 }
 if [ "$games" -gt 1000 ]; then
   echo "bench/distributed.sh reads at most 1000 records" >&2
@@ -154,6 +197,14 @@ done
 # `times` prints the shell's then its children's user and system time, e.g. "0m1.5s 0m0.3s"
 child_cpu() { sed -n 2p "$1" | awk '{ n = 0; for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60 + t[2] } printf "%.1f", n }'; }
 local_cpu=$(child_cpu "$out/local-c2-$repeats.times")
+client_cpu() { # $1: cluster -> the mean CPU seconds of its timed submissions' client
+  for i in $(seq "$repeats"); do child_cpu "$out/$1-$i.times"; echo; done | awk '{ n += $1 } END { printf "%.2f", n / NR }'
+}
+paired=$(paste <(echo "${warm[plaintext]}" | tr ' ' '\n' | grep .) <(echo "${warm[tls]}" | tr ' ' '\n' | grep .) \
+  | awk '{ printf "%.1f ", 100 * $1 / $2 }' | sed 's/ $//')
+paired_median=$(echo "$paired" | median)
+paired_range=$(echo "$paired" | tr ' ' '\n' | grep . | sort -n | sed -n '1p;$p' | paste -sd' ' | awk '{ print $1 "–" $2 }')
+busy_s() { echo "${busy[$1]}" | tr ' ' '\n' | grep . | awk -v t="$(getconf CLK_TCK)" '{ printf "%.1f ", $1 / t }'; }
 local_2_s=$(echo "$local_2" | median)
 local_c_s=$(echo "$local_c" | median)
 best_local_s=$(printf '%s\n%s\n' "$local_2_s" "$local_c_s" | sort -n | head -1)
@@ -167,7 +218,7 @@ cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
 {
   echo "# Distributed-mode benchmark"
   echo
-  echo "Latest run of \`bench/distributed.sh $games $repeats\` (CLUSTER_CONCURRENCY=$concurrency WARMUPS=$warmups), $(date -u '+%Y-%m-%d %H:%M UTC')."
+  echo "Latest run of \`bench/distributed.sh $games $repeats\` (CLUSTER_CONCURRENCY=$concurrency WARMUPS=$warmups MAX_WARMUPS=$max_warmups WARM_JIT_PERCENT=$warm_jit_percent), $(date -u '+%Y-%m-%d %H:%M UTC')."
   echo
   echo "- Machine: $cpu, $(nproc) cores; $(uname -sr); $(java -version 2>&1 | head -1)"
   echo "- Games: $games Minishogi games of Fairy-Stockfish 11.1 against itself at \`go nodes 1\`, paired openings"
@@ -177,8 +228,10 @@ cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
   echo "  KRaft process), scheduler, 1 referee ($concurrency games at once), 2 workers ($concurrency engine slots"
   echo "  each), every service its own JVM, all on this machine over loopback; one with TLS on every hop (the"
   echo "  default: HTTPS and gRPC over TLS, referee-to-worker and Kafka mutual TLS, Kafka ACLs), one started"
-  echo "  with --plaintext. Submitted with --concurrency 16; $warmups untimed warm-up submissions each, then"
-  echo "  $repeats timed ones."
+  echo "  with --plaintext. Submitted with --concurrency 16; untimed warm-up submissions until a submission's"
+  echo "  JIT compilation was under $warm_jit_percent % of the services' CPU (at least $warmups, at most $max_warmups): TLS ${warm_after[tls]}"
+  echo "  (the last at ${jit_last[tls]} %), plaintext ${warm_after[plaintext]} (${jit_last[plaintext]} %); then $repeats timed ones, in which"
+  echo "  the JIT compilers took ${jit_timed[tls]} % (TLS) and ${jit_timed[plaintext]} % (plaintext) of the services' CPU."
   echo "- Local: \`taikai run\` (a fresh JVM each run, engines kept between games), $repeats runs per concurrency."
   echo
   echo "| configuration | runs (s) | median s | games/s |"
@@ -190,7 +243,11 @@ cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
   echo "| **cluster with TLS, warm** | ${warm[tls]} | $tls_s | $(rate "$tls_s") |"
   echo "| cluster in plaintext, warm (reference) | ${warm[plaintext]} | $plain_s | $(rate "$plain_s") |"
   echo
-  echo "Warm throughput with TLS is **$(awk -v p="$plain_s" -v t="$tls_s" 'BEGIN { printf "%.1f", 100 * p / t }')%** of plaintext's (goal: within 5%, so at least 95%) and"
+  echo "Warm throughput with TLS is **$(awk -v p="$plain_s" -v t="$tls_s" 'BEGIN { printf "%.1f", 100 * p / t }')%** of plaintext's by the medians (goal: within 5%, so at least 95%);"
+  echo "by pairs (submission i in plaintext against submission i with TLS, one right after the other) the median is"
+  echo "**$paired_median%** and they range over $paired_range% ($paired). The whole machine (every process, engines"
+  echo "included) was busy for $(busy_s tls | median) CPU-seconds a submission with TLS and $(busy_s plaintext | median) in plaintext (medians), that is"
+  echo "$(busy_s tls | median | awk -v n="$(nproc)" -v t="$tls_s" '{ printf "%.0f", 100 * $1 / (n * t) }')% and $(busy_s plaintext | median | awk -v n="$(nproc)" -v t="$plain_s" '{ printf "%.0f", 100 * $1 / (n * t) }')% of its $(nproc) cores over the median submission's time. Throughput with TLS is"
   echo "$(awk -v l="$best_local_s" -v c="$tls_s" 'BEGIN { printf "%.0f", 100 * l / c }')% of the local runner's at its best concurrency (plaintext: $(awk -v l="$best_local_s" -v c="$plain_s" 'BEGIN { printf "%.0f", 100 * l / c }')%; goal: at least 80%). The last submissions counted $counted (TLS) and $p_counted (plaintext) games."
   echo
   echo "Per move: transport overhead (the referee's measurement minus the worker's pipe measurement), and the"
@@ -205,12 +262,12 @@ cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
   echo "| TLS | one game at a time | $one_moves | **$one_over_med** | $one_over_p99 | $one_lat_med | $one_lat_p99 |"
   echo "| plaintext | one game at a time | $p_one_moves | $p_one_over_med | $p_one_over_p99 | $p_one_lat_med | $p_one_lat_p99 |"
   echo
-  echo "CPU seconds used during the last timed submission by each cluster's service JVMs (the engines are not"
-  echo "counted), against a local run at concurrency 2 (its whole process, engines included): $local_cpu s."
+  echo "CPU seconds a timed submission used in each cluster's service JVMs (the mean of the $repeats; the engines are"
+  echo "not counted), against a local run at concurrency 2 (its whole process, engines included): $local_cpu s."
   echo
   echo "| service | CPU s with TLS | CPU s in plaintext |"
   echo "|---|---|---|"
   join <(cpu_table tls | sort) <(cpu_table plaintext | sort) | awk '{ printf "| %s | %s | %s |\n", $1, $2, $3 }'
-  echo "| all services | $(cpu_table tls | awk '{ n += $2 } END { printf "%.1f", n }') | $(cpu_table plaintext | awk '{ n += $2 } END { printf "%.1f", n }') |"
-  echo "| the submitting client (\`taikai cluster submit\`) | $(child_cpu "$out/tls-$repeats.times") | $(child_cpu "$out/plaintext-$repeats.times") |"
+  echo "| all services | $(cpu_table tls | awk '{ n += $2 } END { printf "%.2f", n }') | $(cpu_table plaintext | awk '{ n += $2 } END { printf "%.2f", n }') |"
+  echo "| the submitting client (\`taikai cluster submit\`) | $(client_cpu tls) | $(client_cpu plaintext) |"
 } | tee "$report"
