@@ -141,10 +141,16 @@ for i in $(seq "$repeats"); do
   for v in "${order[@]}"; do
     echo "  submission $i of $repeats to the $v cluster, the same games (services warm)" >&2
     service_cpu "$v" > "$out/cpu-before-$v-$i"
+    python3 "$root/bench/cpu-by-process.py" snapshot "$out/processes-before-$v-$i.json"
     before=$(machine_busy)
     warm[$v]="${warm[$v]:-} $(submit "$v" "$v-$i")"
     busy[$v]="${busy[$v]:-} $(( $(machine_busy) - before ))"
+    python3 "$root/bench/cpu-by-process.py" snapshot "$out/processes-after-$v-$i.json"
     service_cpu "$v" > "$out/cpu-after-$v-$i"
+    other=${variants[0]}
+    [ "$other" != "$v" ] || other=${variants[1]}
+    python3 "$root/bench/cpu-by-process.py" attribute "$out/processes-before-$v-$i.json" \
+      "$out/processes-after-$v-$i.json" "$out/up-$v.txt" "$out/up-$other.txt" $$ > "$out/cpu-groups-$v-$i"
   done
 done
 for v in "${variants[@]}"; do
@@ -197,6 +203,16 @@ done
 # `times` prints the shell's then its children's user and system time, e.g. "0m1.5s 0m0.3s"
 child_cpu() { sed -n 2p "$1" | awk '{ n = 0; for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60 + t[2] } printf "%.1f", n }'; }
 local_cpu=$(child_cpu "$out/local-c2-$repeats.times")
+# the mean CPU seconds of group $2 (bench/cpu-by-process.py) over cluster $1's timed submissions
+group_cpu() {
+  cat "$out"/cpu-groups-"$1"-* | awk -v g="$2" -v t="$ticks" -v r="$repeats" '
+    { n = $NF; $NF = ""; sub(/ $/, "") } $0 == g { s += n } END { printf "%.2f", s / t / r }'
+}
+group_row() { # $1: label, $2: group
+  local t p
+  t=$(group_cpu tls "$2") p=$(group_cpu plaintext "$2")
+  echo "| $1 | $t | $p | $(awk -v t="$t" -v p="$p" 'BEGIN { printf "%+.2f", t - p }') |"
+}
 client_cpu() { # $1: cluster -> the mean CPU seconds of its timed submissions' client
   for i in $(seq "$repeats"); do child_cpu "$out/$1-$i.times"; echo; done | awk '{ n += $1 } END { printf "%.2f", n / NR }'
 }
@@ -270,4 +286,20 @@ cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
   join <(cpu_table tls | sort) <(cpu_table plaintext | sort) | awk '{ printf "| %s | %s | %s |\n", $1, $2, $3 }'
   echo "| all services | $(cpu_table tls | awk '{ n += $2 } END { printf "%.2f", n }') | $(cpu_table plaintext | awk '{ n += $2 } END { printf "%.2f", n }') |"
   echo "| the submitting client (\`taikai cluster submit\`) | $(client_cpu tls) | $(client_cpu plaintext) |"
+  echo
+  echo "Where the whole machine's CPU went in a timed submission (the mean of the $repeats, CPU seconds; every"
+  echo "process's user and system time from /proc, a process that ended counted for what it used between"
+  echo "the submission's start and end: bench/cpu-by-process.py):"
+  echo
+  echo "| processes | with TLS | in plaintext | TLS − plaintext |"
+  echo "|---|---|---|---|"
+  group_row "services of the cluster that plays (5 JVMs)" services
+  group_row "its engines (the workers' Fairy-Stockfish processes)" engines
+  group_row "the submitting client and the benchmark's shell" "client and shell"
+  group_row "the other cluster, idle (services and engines)" "idle cluster"
+  group_row "kernel threads" "kernel threads"
+  group_row "everything else on the machine" other
+  accounted_cpu() { cat "$out"/cpu-groups-"$1"-* | grep -v '^machine ' | awk -v t="$ticks" -v r="$repeats" '{ s += $NF } END { printf "%.2f", s / t / r }'; }
+  echo "| all of these | $(accounted_cpu tls) | $(accounted_cpu plaintext) | $(awk -v t="$(accounted_cpu tls)" -v p="$(accounted_cpu plaintext)" 'BEGIN { printf "%+.2f", t - p }') |"
+  group_row "the machine's busy time (/proc/stat)" machine
 } | tee "$report"
