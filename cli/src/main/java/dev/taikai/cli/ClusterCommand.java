@@ -26,8 +26,10 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -410,8 +412,15 @@ final class ClusterCommand implements Runnable {
             }
         }
         try {
-            ClusterRecords.write(plan, state, records, game -> scheduler.engineLog(id, game), out)
-                    .forEach(w -> err.println("warning: " + w));
+            // only the games whose records say they have a log: a request for each game would be
+            // thousands of questions answered "none" at the end of a long tournament
+            Set<String> logged = records.stream()
+                    .filter(GameRecord::getEngineLog)
+                    .map(r -> r.getAssignment().getLocalId())
+                    .collect(Collectors.toSet());
+            RecordsFolder.EngineLogSource logs =
+                    game -> logged.contains(game) ? scheduler.engineLog(id, game) : Optional.empty();
+            ClusterRecords.write(plan, state, records, logs, out).forEach(w -> err.println("warning: " + w));
         } catch (ConfigException e) {
             throw new ExitCodes.UsageException(e.getMessage());
         }

@@ -1,6 +1,7 @@
 package dev.taikai.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -599,6 +600,9 @@ class ClusterTest {
             assertTrue(lines.stream().anyMatch(l -> l.contains(" fake-b > gameover ")), lines.toString());
         }
         String id = submitted.tournamentId();
+        for (GameRecord record : scheduler.records(id, 0, 10).getRecordsList()) {
+            assertTrue(record.getEngineLog(), "the record says it has a log: " + record.getAssignment());
+        }
         var served = scheduler.engineLog(id, "r1-p1-g2");
         assertTrue(served.isPresent(), "the scheduler serves the log");
         assertEquals(gunzipped(served.get()), gunzipped(Files.readAllBytes(records.resolve("logs/r1-p1-g2.log.gz"))));
@@ -607,6 +611,17 @@ class ClusterTest {
         assertTrue(refusal.contains("no engine log of game 'r9-p1-g1' in tournament '" + id + "'"), refusal);
         String unknown = get(cluster.scheduler().http() + "/api/tournaments/" + id + "/games/a%20b/log");
         assertTrue(unknown.contains("is not a game id"), unknown);
+    }
+
+    /** How many times the scheduler has answered a request for a game's engine log with "none" (404). */
+    private static double logsNotFound() throws Exception {
+        return get(cluster.scheduler().http() + "/q/metrics")
+                .lines()
+                .filter(l -> l.startsWith("http_server_requests_seconds_count{")
+                        && l.contains("status=\"404\"")
+                        && l.contains("uri=\"/api/tournaments/{id}/games/{game}/log\""))
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                .sum();
     }
 
     private static List<String> gunzipped(byte[] gzip) throws java.io.IOException {
@@ -638,8 +653,10 @@ class ClusterTest {
                         ""));
         // one game at a time through the cluster too (the file's concurrency is for local runs): games in
         // play when the tournament stops still count, and with more at once a fourth could
+        double askedInVain = logsNotFound();
         ClusterProbe.Output submitted = ClusterProbe.submit(cluster, file, "--concurrency", "1");
         assertEquals(1, submitted.code(), submitted.out() + submitted.err());
+        assertEquals(askedInVain, logsNotFound(), "the client asks for no log its records say is not there");
         assertTrue(
                 (submitted.out() + submitted.err()).contains("engine 'never' did not start in its last 3 games"),
                 submitted.out() + submitted.err());
@@ -648,6 +665,7 @@ class ClusterTest {
         assertEquals(3, state.getFinishedGames(), "three forfeits, then nothing more: " + state);
         // with no engine log asked for, a game of an engine that printed nothing keeps none
         var forfeit = scheduler.records(submitted.tournamentId(), 0, 1).getRecords(0);
+        assertFalse(forfeit.getEngineLog(), forfeit.toString());
         assertTrue(scheduler
                 .engineLog(submitted.tournamentId(), forfeit.getAssignment().getLocalId())
                 .isEmpty());

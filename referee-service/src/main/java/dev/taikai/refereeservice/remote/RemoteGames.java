@@ -33,7 +33,12 @@ public final class RemoteGames {
      * A played game: its record as published, and its engine log ({@link GameLog}, gzip-compressed) when
      * the pairing keeps logs or an engine failed, or null.
      */
-    public record Played(dev.taikai.proto.common.v1.GameRecord record, byte[] logGzip) {}
+    public record Played(dev.taikai.proto.common.v1.GameRecord record, byte[] logGzip) {
+        /** The record says whether the game has a log ({@code engine_log}), so that no client asks in vain. */
+        public Played {
+            record = record.toBuilder().setEngineLog(logGzip != null).build();
+        }
+    }
 
     private final SessionPool sessions;
     private final long transportAllowanceNanos;
