@@ -170,7 +170,7 @@ PY
 play_cluster() { # label control concurrency games entrant... -> plays; writes $out/<name>.json
   local label="$1" control="$2" concurrency="$3" n="$4"; shift 4
   local name="$label-$control-c$concurrency"
-  local file="$out/$name.yaml" records="$out/$name.json" part="$out/$name.part.json" id status left
+  local file="$out/$name.yaml" records="$out/$name.json" part="$out/$name.part.json" id status left began
   echo '{"from": "cluster", "games": []}' > "$records"
   if [ -f "$partial_dir/$name/records.json.gz" ]; then
     gunzip -c "$partial_dir/$name/records.json.gz" > "$records"
@@ -192,9 +192,11 @@ play_cluster() { # label control concurrency games entrant... -> plays; writes $
       echo "engines:"
       for entrant in "$@"; do echo "  - $entrant"; done
     } > "$file"
+    began=$SECONDS
     id=$("$root/taikai" cluster submit --dir "$cluster_dir" --detach --concurrency "$concurrency" "$file")
     status=0
     fetch_records "$id" "$part" || status=$?
+    played_seconds=$((played_seconds + SECONDS - began))
     [ -z "$pause_dir" ] || rm -f "$pause_dir.playing"
     python3 - "$records" "$part" "$n" <<'PY'
 import json, sys
@@ -234,7 +236,9 @@ paused() { [ -n "$pause_dir" ] && [ -n "$(ls -A "$pause_dir" 2>/dev/null)" ]; }
 # before stopping it, so that the last games are kept.
 partial_dir="$root/bench/results/clocks-partial-$mode"
 
-minutes_so_far() { awk -v s=$((SECONDS - row_started)) -v e="$earlier_minutes" 'BEGIN { printf "%.1f", e + s / 60 }'; }
+# the minutes the row has played: its earlier runs' and this one's, pauses left out (each run adds its time to
+# played_seconds when it stops)
+minutes_so_far() { awk -v s="$played_seconds" -v e="$earlier_minutes" 'BEGIN { printf "%.1f", e + s / 60 }'; }
 
 keep_partial() { # name records-file kept-as minutes-so-far (the local journal, or the cluster's records)
   mkdir -p "$partial_dir/$1"
@@ -247,7 +251,7 @@ keep_partial() { # name records-file kept-as minutes-so-far (the local journal, 
 play() { # label control concurrency games engine-args... -> plays; writes $out/<name>.json
   local label="$1" control="$2" concurrency="$3" n="$4"; shift 4
   local name="$label-$control-c$concurrency"
-  local dir="$out/$name" pid status
+  local dir="$out/$name" pid status began
   if [ -f "$partial_dir/$name/games.jsonl.gz" ] && [ ! -s "$dir/games.jsonl" ]; then
     mkdir -p "$dir"
     gunzip -c "$partial_dir/$name/games.jsonl.gz" > "$dir/games.jsonl"
@@ -256,6 +260,7 @@ play() { # label control concurrency games engine-args... -> plays; writes $out/
   while true; do
     while paused; do sleep 1; done
     [ -z "$pause_dir" ] || touch "$pause_dir.playing"
+    began=$SECONDS
     # shellcheck disable=SC2046
     "$root/taikai" run -variant minishogi "$@" -each $(flags "$control") -rounds $((n / 2)) -games 2 \
       -concurrency "$concurrency" -maxmoves 60 -out "$dir" >> "$dir.txt" 2>> "$dir.progress" &
@@ -267,6 +272,7 @@ play() { # label control concurrency games engine-args... -> plays; writes $out/
     fi
     status=0
     wait "$pid" || status=$?
+    played_seconds=$((played_seconds + SECONDS - began))
     [ -z "$pause_dir" ] || rm -f "$pause_dir.playing"
     [ "$status" -eq 130 ] || [ "$status" -eq 143 ] || break
     [ ! -s "$dir/games.jsonl" ] || keep_partial "$name" "$dir/games.jsonl" games.jsonl "$(minutes_so_far)"
@@ -286,7 +292,8 @@ write_report() { # every kept row, in the order of all_controls
     echo "their allowance. cpu-excused: moves past their margin that did not lose, because their CPU wait"
     echo "(docs/tournaments.md, \"Clocks\") covered the rest; max CPU wait, ms; – in rows measured before"
     echo "2026-12-02 14:30 UTC, when neither was recorded (and such a move lost). Load: the machine's mean"
-    echo "1-minute load average while the row played."
+    echo "1-minute load average while the row played. Minutes: the time the row played, pauses left out (in rows"
+    echo "measured before 2026-12-04 14:00 UTC they count the time a pause took too)."
     echo
     echo "| pairing | control | concurrency | games | time losses | moves over allowance | overrun median | p99 | max | cpu-excused | max CPU wait | stalls + disconnects | minutes | load |"
     echo "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"
@@ -308,7 +315,7 @@ configuration() { # label control concurrency games play-args... -> plays unless
     return
   fi
   echo "$name ($mode): $n games, from $(date -u +%H:%M)" >&2
-  row_started=$SECONDS
+  played_seconds=0
   earlier_minutes=0
   local continued=""
   : > "$out/$name.load"
