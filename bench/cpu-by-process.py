@@ -15,6 +15,7 @@ A process that ends between the snapshots reaches its parent's reaped-children t
 ever used; what it had used by the first snapshot is taken off, so that an engine started in an earlier
 submission and stopped in this one counts only for what it did in this one.
 """
+import collections
 import json
 import os
 import re
@@ -68,10 +69,7 @@ def attribute(before_path, after_path, playing_up, idle_up, bench_pid):
         """The group of pid's own CPU; its reaped children's go to child_group(pid)."""
         for depth in range(64):
             if pid in playing:
-                member = playing[pid]
-                if depth == 0:
-                    return "services"
-                return "engines" if member.startswith("worker") else "services"
+                return "engines" if depth > 0 and playing[pid].startswith("worker") else "services"
             if pid in idle:
                 return "idle cluster"
             if pid == bench_pid:
@@ -92,13 +90,11 @@ def attribute(before_path, after_path, playing_up, idle_up, bench_pid):
     for pid, p in before["procs"].items():
         if pid not in after["procs"]:
             gone[p["ppid"]] = gone.get(p["ppid"], 0) + p["own"] + p["reaped"]
-    ticks = {}
+    ticks = collections.Counter()
     for pid, p in after["procs"].items():
         earlier = before["procs"].get(pid, {"own": 0, "reaped": 0})
-        own = p["own"] - earlier["own"]
-        reaped = p["reaped"] - earlier["reaped"] - gone.get(pid, 0)
-        ticks[group(pid)] = ticks.get(group(pid), 0) + own
-        ticks[child_group(pid)] = ticks.get(child_group(pid), 0) + reaped
+        ticks[group(pid)] += p["own"] - earlier["own"]
+        ticks[child_group(pid)] += p["reaped"] - earlier["reaped"] - gone.get(pid, 0)
     for name, n in sorted(ticks.items()):
         print(name, n)
     print("machine", after["busy"] - before["busy"])

@@ -102,10 +102,7 @@ submit() { # $1: cluster, $2: run name, [$3: tournament file, $4: games at once]
 }
 declare -A cold warm
 # CPU ticks of cluster $1's service JVMs: all their threads, and their JIT compilers' threads
-services_ticks() {
-  for pid in $(sed -n 's/.* pid \([0-9]*\).*/\1/p' "$out/up-$1.txt"); do awk '{ print $14 + $15 }' "/proc/$pid/stat"; done \
-    | awk '{ n += $1 } END { print n }'
-}
+services_ticks() { service_cpu "$1" | awk '{ n += $2 } END { print n }'; }
 jit_ticks() {
   for pid in $(sed -n 's/.* pid \([0-9]*\).*/\1/p' "$out/up-$1.txt"); do
     for task in /proc/"$pid"/task/*; do
@@ -131,8 +128,6 @@ for i in $(seq "$max_warmups"); do
   done
   pending=("${still[@]}")
 done
-# CPU time the whole machine spent busy (user, nice, system, irq, softirq), in clock ticks
-machine_busy() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 }' /proc/stat; }
 declare -A busy timed_s0 timed_j0 jit_timed
 for v in "${variants[@]}"; do timed_s0[$v]=$(services_ticks "$v") timed_j0[$v]=$(jit_ticks "$v"); done
 for i in $(seq "$repeats"); do
@@ -142,15 +137,15 @@ for i in $(seq "$repeats"); do
     echo "  submission $i of $repeats to the $v cluster, the same games (services warm)" >&2
     service_cpu "$v" > "$out/cpu-before-$v-$i"
     python3 "$root/bench/cpu-by-process.py" snapshot "$out/processes-before-$v-$i.json"
-    before=$(machine_busy)
     warm[$v]="${warm[$v]:-} $(submit "$v" "$v-$i")"
-    busy[$v]="${busy[$v]:-} $(( $(machine_busy) - before ))"
     python3 "$root/bench/cpu-by-process.py" snapshot "$out/processes-after-$v-$i.json"
     service_cpu "$v" > "$out/cpu-after-$v-$i"
     other=${variants[0]}
     [ "$other" != "$v" ] || other=${variants[1]}
     python3 "$root/bench/cpu-by-process.py" attribute "$out/processes-before-$v-$i.json" \
       "$out/processes-after-$v-$i.json" "$out/up-$v.txt" "$out/up-$other.txt" $$ > "$out/cpu-groups-$v-$i"
+    # the whole machine's busy ticks (user, nice, system, irq, softirq) over the submission
+    busy[$v]="${busy[$v]:-} $(awk '$1 == "machine" { print $2 }' "$out/cpu-groups-$v-$i")"
   done
 done
 for v in "${variants[@]}"; do
@@ -207,6 +202,10 @@ local_cpu=$(child_cpu "$out/local-c2-$repeats.times")
 group_cpu() {
   cat "$out"/cpu-groups-"$1"-* | awk -v g="$2" -v t="$ticks" -v r="$repeats" '
     { n = $NF; $NF = ""; sub(/ $/, "") } $0 == g { s += n } END { printf "%.2f", s / t / r }'
+}
+# the mean CPU seconds of every group but the machine's together
+accounted_cpu() {
+  grep -hv '^machine ' "$out"/cpu-groups-"$1"-* | awk -v t="$ticks" -v r="$repeats" '{ s += $NF } END { printf "%.2f", s / t / r }'
 }
 group_row() { # $1: label, $2: group
   local t p
@@ -299,7 +298,6 @@ cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
   group_row "the other cluster, idle (services and engines)" "idle cluster"
   group_row "kernel threads" "kernel threads"
   group_row "everything else on the machine" other
-  accounted_cpu() { cat "$out"/cpu-groups-"$1"-* | grep -v '^machine ' | awk -v t="$ticks" -v r="$repeats" '{ s += $NF } END { printf "%.2f", s / t / r }'; }
   echo "| all of these | $(accounted_cpu tls) | $(accounted_cpu plaintext) | $(awk -v t="$(accounted_cpu tls)" -v p="$(accounted_cpu plaintext)" 'BEGIN { printf "%+.2f", t - p }') |"
   group_row "the machine's busy time (/proc/stat)" machine
 } | tee "$report"
