@@ -19,14 +19,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.openqa.selenium.By;
-import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 
 /**
@@ -122,13 +124,13 @@ class DashboardTest {
                         ""));
         driver.get(base + "/ui/index.html#/live");
         // a game of this match: another test's finished games stay on the page for a while, marked over
-        By ours = By.cssSelector(".live-game[data-game^='" + id + "/']");
-        Await.until(
-                WITHIN,
-                "a game of this match in play on the live page",
-                () -> !driver.findElements(ours).isEmpty());
-        WebElement game = driver.findElements(ours).get(0);
-        String gameId = game.getAttribute("data-game");
+        String ours = ".live-game[data-game^='" + id + "/']";
+        AtomicReference<String> found = new AtomicReference<>();
+        Await.until(WITHIN, "a game of this match in play on the live page", () -> {
+            found.set(read(ours).get("data-game"));
+            return found.get() != null;
+        });
+        String gameId = found.get();
         int firstPly = livePly(gameId);
         String firstBoard = liveBoard(gameId);
         Await.until(
@@ -149,29 +151,28 @@ class DashboardTest {
         JsonNode standings =
                 new ObjectMapper().readTree(ClusterProbe.get(base + "/api/tournaments/" + id + "/standings"));
         for (JsonNode row : standings.get("rows")) {
-            WebElement shown = driver.findElement(By.cssSelector(
-                    "#standings tr[data-engine='" + row.get("engine").asText() + "']"));
-            assertEquals(
-                    row.path("points").asDouble(),
-                    Double.parseDouble(shown.getAttribute("data-points")),
-                    shown.getText());
-            assertEquals(row.path("games").asInt(), Integer.parseInt(shown.getAttribute("data-games")));
+            Map<String, String> shown =
+                    read("#standings tr[data-engine='" + row.get("engine").asText() + "']");
+            assertEquals(row.path("points").asDouble(), Double.parseDouble(shown.get("data-points")), shown.toString());
+            assertEquals(row.path("games").asInt(), Integer.parseInt(shown.get("data-games")), shown.toString());
         }
         GameRecord record = admin.records(id, 0, 10).getRecords(0);
-        driver.findElement(By.cssSelector(
-                        "#games tr[data-game='" + record.getAssignment().getLocalId() + "']"))
-                .click();
-        driver.findElement(By.id("viewer-last")).click();
+        assertTrue(click("#games tr[data-game='" + record.getAssignment().getLocalId() + "']"), "the game's row");
         String expected = finalBoard(record);
-        WebElement board = driver.findElement(By.id("viewer-board"));
+        // a redraw still under way when the match ended reopens the viewer at its start: "last" again then
         Await.until(
                 WITHIN,
                 "the viewer shows the record's final position " + expected,
-                () -> expected.equals(driver.findElement(By.id("viewer-board")).getAttribute("data-board-sfen")),
-                () -> driver.findElement(By.id("viewer-board")).getAttribute("data-board-sfen"));
+                () -> {
+                    if (expected.equals(read("#viewer-board").get("data-board-sfen"))) {
+                        return true;
+                    }
+                    click("#viewer-last");
+                    return false;
+                },
+                () -> read("#viewer-board"));
         assertEquals(
-                String.valueOf(record.getMovesCount()),
-                driver.findElement(By.id("viewer-board")).getAttribute("data-ply"));
+                String.valueOf(record.getMovesCount()), read("#viewer-board").get("data-ply"));
         browser.screenshot(SHOTS.resolve("dashboard-tournament.png"));
         String kif = ClusterProbe.get(base + "/api/tournaments/" + id + "/games/"
                 + record.getAssignment().getLocalId() + "/kif");
@@ -206,8 +207,8 @@ class DashboardTest {
                 "the rating history is plotted",
                 () -> !driver.findElements(By.cssSelector("#league[data-plotted] canvas"))
                         .isEmpty());
-        assertTrue(Integer.parseInt(driver.findElement(By.id("league")).getAttribute("data-plotted")) >= 1);
-        String changes = driver.findElement(By.id("league-changes")).getText();
+        assertTrue(Integer.parseInt(read("#league").get("data-plotted")) >= 1);
+        String changes = read("#league-changes").getOrDefault("text", "");
         assertTrue(changes.contains("round 2: fake-c joins"), changes);
         browser.screenshot(SHOTS.resolve("dashboard-league.png"));
     }
@@ -223,9 +224,9 @@ class DashboardTest {
                 () -> !driver.findElements(
                                 By.cssSelector("#cluster tr[data-referee='referee-1'][data-worker='worker-1']"))
                         .isEmpty());
-        WebElement row = driver.findElement(By.cssSelector("#cluster tr[data-referee='referee-1']"));
-        assertTrue(row.getText().contains("yes"), row.getText());
-        assertEquals("worker-1", row.getAttribute("data-worker"), row.getText());
+        Map<String, String> row = read("#cluster tr[data-referee='referee-1']");
+        assertTrue(row.getOrDefault("text", "").contains("yes"), row.toString());
+        assertEquals("worker-1", row.get("data-worker"), row.toString());
         browser.screenshot(SHOTS.resolve("dashboard-cluster.png"));
     }
 
@@ -237,14 +238,39 @@ class DashboardTest {
         return submitted.out().strip();
     }
 
+    /** The game's ply on the live page; -1 once the page no longer shows it. */
     private static int livePly(String gameId) {
-        List<WebElement> found = driver.findElements(By.cssSelector(".live-game[data-game='" + gameId + "']"));
-        return found.isEmpty() ? -1 : Integer.parseInt(found.get(0).getAttribute("data-ply"));
+        String ply = read(".live-game[data-game='" + gameId + "']").get("data-ply");
+        return ply == null ? -1 : Integer.parseInt(ply);
     }
 
     private static String liveBoard(String gameId) {
-        return driver.findElement(By.cssSelector(".live-game[data-game='" + gameId + "'] [data-board-sfen]"))
-                .getAttribute("data-board-sfen");
+        return read(".live-game[data-game='" + gameId + "'] [data-board-sfen]").get("data-board-sfen");
+    }
+
+    /**
+     * The first element matching {@code css}: its attributes and its text (under "text"), read in one step
+     * inside the page; empty when nothing matches. The live page redraws every game each second and the
+     * tournament and cluster pages every 5 s, so an element found by one WebDriver call may already be
+     * replaced (stale) when the next call reads it.
+     */
+    /** Clicks the first element matching {@code css} inside the page, in one step; false when none matches. */
+    private static boolean click(String css) {
+        return Boolean.TRUE.equals(driver.executeScript(
+                "var e = document.querySelector(arguments[0]); if (e) e.click(); return !!e;", css));
+    }
+
+    private static Map<String, String> read(String css) {
+        Object values = driver.executeScript(
+                "var e = document.querySelector(arguments[0]);"
+                        + " if (!e) return {};"
+                        + " var out = {text: e.innerText};"
+                        + " for (var i = 0; i < e.attributes.length; i++) out[e.attributes[i].name] = e.attributes[i].value;"
+                        + " return out;",
+                css);
+        Map<String, String> out = new TreeMap<>();
+        ((Map<?, ?>) values).forEach((name, value) -> out.put(String.valueOf(name), String.valueOf(value)));
+        return out;
     }
 
     private static String finalBoard(GameRecord record) throws Exception {
