@@ -18,6 +18,7 @@ import dev.taikai.proto.tournament.v1.TournamentState;
 import dev.taikai.referee.messages.GameMessages;
 import dev.taikai.tournament.Entrant;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,6 +30,9 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.FutureTask;
 import java.util.stream.Collectors;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -78,6 +82,45 @@ final class ClusterCommand implements Runnable {
             return LocalCluster.recorded(dir)
                     .orElseThrow(() -> new ExitCodes.UsageException(
                             "no cluster recorded in " + dir + "; start one with 'taikai cluster up'"));
+        }
+    }
+
+    /**
+     * The scheduler's client for the operator, its connection opened on another thread while the calling one
+     * reads the tournament file: with TLS, loading the JDK's TLS and the handshake take a fresh JVM a few
+     * hundred milliseconds, which then no longer delay the first request. A failure to connect is left for
+     * that request to report.
+     */
+    static Future<SchedulerClient> connecting(LocalCluster cluster) {
+        FutureTask<SchedulerClient> task = new FutureTask<>(() -> {
+            SchedulerClient client = cluster.schedulerClient(Role.ADMIN);
+            try {
+                client.connect();
+            } catch (IOException e) {
+                // the first request says what is wrong
+            }
+            return client;
+        });
+        Thread thread = new Thread(task, "taikai-connect");
+        thread.setDaemon(true);
+        thread.start();
+        return task;
+    }
+
+    static SchedulerClient connected(Future<SchedulerClient> client) throws IOException {
+        try {
+            return client.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted while connecting to the scheduler");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            if (e.getCause() instanceof RuntimeException runtime) {
+                throw runtime;
+            }
+            throw new IOException(e.getCause());
         }
     }
 
@@ -241,6 +284,7 @@ final class ClusterCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             LocalCluster cluster = recorded();
+            Future<SchedulerClient> connecting = connecting(cluster);
             RunPlan plan = plan(file, out);
             Set<String> known = workerEngines();
             for (Entrant entrant : plan.spec().entrants()) {
@@ -258,7 +302,7 @@ final class ClusterCommand implements Runnable {
                 throw new ExitCodes.UsageException(e.getMessage());
             }
             PrintWriter err = spec.commandLine().getErr();
-            SchedulerClient scheduler = cluster.schedulerClient(Role.ADMIN);
+            SchedulerClient scheduler = connected(connecting);
             TournamentState state;
             try {
                 state = scheduler.create(ClusterRecords.specMessage(plan).toBuilder()
@@ -320,8 +364,9 @@ final class ClusterCommand implements Runnable {
         @Override
         public Integer call() throws Exception {
             LocalCluster cluster = recorded();
+            Future<SchedulerClient> connecting = connecting(cluster);
             RunPlan plan = plan(file, out);
-            SchedulerClient scheduler = cluster.schedulerClient(Role.ADMIN);
+            SchedulerClient scheduler = connected(connecting);
             TournamentState state;
             try {
                 state = scheduler.state(id);

@@ -73,6 +73,14 @@ public final class SchedulerClient {
         this.tls = tls == null ? null : tls.getSocketFactory();
     }
 
+    /**
+     * Opens the connection with the scheduler's liveness check (open to all), so that the next request finds
+     * it kept alive: for HTTPS, the JDK's TLS is then loaded and the handshake made.
+     */
+    public void connect() throws IOException {
+        bytes("GET", "/q/health/live", null, "application/json");
+    }
+
     public TournamentState create(TournamentSpec spec) throws IOException {
         return send("POST", "/api/tournaments", spec.toByteArray(), TournamentState.parser());
     }
