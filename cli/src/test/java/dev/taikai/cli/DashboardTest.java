@@ -248,18 +248,18 @@ class DashboardTest {
         return read(".live-game[data-game='" + gameId + "'] [data-board-sfen]").get("data-board-sfen");
     }
 
-    /**
-     * The first element matching {@code css}: its attributes and its text (under "text"), read in one step
-     * inside the page; empty when nothing matches. The live page redraws every game each second and the
-     * tournament and cluster pages every 5 s, so an element found by one WebDriver call may already be
-     * replaced (stale) when the next call reads it.
-     */
     /** Clicks the first element matching {@code css} inside the page, in one step; false when none matches. */
     private static boolean click(String css) {
         return Boolean.TRUE.equals(driver.executeScript(
                 "var e = document.querySelector(arguments[0]); if (e) e.click(); return !!e;", css));
     }
 
+    /**
+     * The first element matching {@code css}: its attributes and its text (under "text"), read in one step
+     * inside the page; empty when nothing matches. The live page redraws every game each second and the
+     * tournament and cluster pages every 5 s, so an element found by one WebDriver call may already be
+     * replaced (stale) when the next call reads it.
+     */
     private static Map<String, String> read(String css) {
         Object values = driver.executeScript(
                 "var e = document.querySelector(arguments[0]);"
