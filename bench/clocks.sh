@@ -121,10 +121,11 @@ cluster_dir="$out/cluster"
 if [ "$mode" = cluster ]; then
   {
     echo "engines:"
-    for control in "${controls[@]}"; do
-      echo "  - id: double-$(double_think "$control")"
+    # one engine per think time: two controls may share one (st0.1 and byo0.1 both think 200 ms)
+    for think in $(for control in "${controls[@]}"; do double_think "$control"; done | sort -nu); do
+      echo "  - id: double-$think"
       echo "    command: '$root/taikai'"
-      echo "    args: [fake-engine, --think-ms, '$(double_think "$control")']"
+      echo "    args: [fake-engine, --think-ms, '$think']"
     done
   } > "$out/fakes.yaml"
   "$root/taikai" cluster up --dir "$cluster_dir" --workers 1 --slots 4 --referees 1 --games 2 \

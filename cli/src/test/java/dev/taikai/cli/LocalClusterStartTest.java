@@ -6,16 +6,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.taikai.testkit.Await;
 import dev.taikai.testkit.Leaks;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-/** What 'taikai cluster up' does when a member dies while the cluster starts. */
+/** What 'taikai cluster up' does when a member dies, or it is stopped itself, while the cluster starts. */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class LocalClusterStartTest {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
@@ -64,5 +67,78 @@ class LocalClusterStartTest {
                 System.setProperty("taikai.home", home);
             }
         }
+    }
+
+    /**
+     * Every service starts in a session of its own (so Linux's autogroup scheduling gives each its own share
+     * of the CPU, as each engine has), out of reach of the terminal's Ctrl-C; a Ctrl-C (SIGINT) to 'taikai
+     * cluster up' while it starts still stops everything it had started.
+     */
+    @Test
+    void aCtrlCWhileTheClusterStartsStopsTheServicesThatRunInSessionsOfTheirOwn(@TempDir Path dir) throws Exception {
+        Path cluster = dir.resolve("cluster");
+        List<ProcessHandle> started = new ArrayList<>();
+        Process up = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Dtaikai.home=" + ROOT,
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        "dev.taikai.cli.Taikai",
+                        "cluster",
+                        "up",
+                        "--dir",
+                        cluster.toString(),
+                        "--workers",
+                        "1")
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("up.log").toFile())
+                .start();
+        try {
+            Await.until(
+                    Duration.ofSeconds(120),
+                    "the broker is up and the scheduler starting",
+                    () -> Files.exists(cluster.resolve("scheduler.log")) || !up.isAlive());
+            assertTrue(up.isAlive(), Files.readString(dir.resolve("up.log")));
+            started.addAll(up.descendants().toList());
+            assertFalse(started.isEmpty(), "no service started");
+            long ownSession = session(ProcessHandle.current().pid());
+            for (ProcessHandle service : started) {
+                long session = session(service.pid());
+                String command = service.info().commandLine().orElse("?");
+                assertEquals(service.pid(), session, "a session of its own: " + command);
+                assertTrue(session != ownSession, command);
+            }
+
+            assertEquals(
+                    0,
+                    new ProcessBuilder("kill", "-INT", Long.toString(up.pid()))
+                            .start()
+                            .waitFor());
+            assertTrue(up.waitFor(60, TimeUnit.SECONDS), "'cluster up' ends on a Ctrl-C");
+            Await.until(
+                    Duration.ofSeconds(60),
+                    "every service it had started is gone",
+                    () -> started.stream().noneMatch(ProcessHandle::isAlive),
+                    () -> started.stream()
+                            .filter(ProcessHandle::isAlive)
+                            .map(p -> p.info().commandLine().orElse("?"))
+                            .toList()
+                            .toString());
+            assertFalse(Files.exists(cluster.resolve("cluster.json")), "no cluster recorded");
+        } finally {
+            // what a failed check left: the services outlive 'up' (their own sessions) and are no longer its
+            // descendants then
+            up.descendants().forEach(ProcessHandle::destroyForcibly);
+            up.destroyForcibly();
+            started.forEach(ProcessHandle::destroyForcibly);
+        }
+    }
+
+    /** The session of process {@code pid}: the sixth field of {@code /proc/<pid>/stat}. */
+    private static long session(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+        // "pid (command) state ppid pgrp session ...": the command may hold spaces and parentheses
+        String[] after = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(after[3]);
     }
 }

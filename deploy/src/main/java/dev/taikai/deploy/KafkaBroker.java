@@ -301,11 +301,14 @@ public final class KafkaBroker implements AutoCloseable {
      * A JVM on the broker's jars (and {@code extra} on the class path, when not null). A short-lived tool
      * runs with the first-tier JIT only; the broker itself ({@code longRunning}) gets the optimising one
      * too, without which AES-GCM runs as plain Java (its intrinsics are C2's): TLS cost the first-tier
-     * broker a fifth of its CPU.
+     * broker a fifth of its CPU; and a session of its own ({@link OwnSession}).
      */
     private static ProcessBuilder java(
             Path libs, String extra, String main, Path log, boolean longRunning, String... args) {
         List<String> command = new ArrayList<>();
+        if (longRunning) {
+            command.addAll(OwnSession.prefix());
+        }
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.addAll(List.of("-Xms128m", "-Xmx384m", "-XX:+UseSerialGC", "-Djava.awt.headless=true"));
         if (!longRunning) {

@@ -11,6 +11,7 @@ import dev.taikai.access.tls.TlsCredentials;
 import dev.taikai.deploy.KafkaAcls;
 import dev.taikai.deploy.KafkaBroker;
 import dev.taikai.deploy.LoopbackPorts;
+import dev.taikai.deploy.OwnSession;
 import dev.taikai.deploy.ProcessLogs;
 import dev.taikai.deploy.StartFailure;
 import java.io.IOException;
@@ -151,6 +152,10 @@ public final class LocalCluster {
         long deadline = System.nanoTime() + readyWithin.toNanos();
         LocalCluster cluster = new LocalCluster(directory, null, List.of(), certificates);
         cluster.root = root;
+        // the services run in sessions of their own, out of reach of the terminal's Ctrl-C: one that stops
+        // this command before the cluster is up stops what it has started too
+        Thread interrupted = new Thread(cluster::killAllQuietly, "taikai-cluster-up-interrupted");
+        Runtime.getRuntime().addShutdownHook(interrupted);
         try {
             Path brokerLog = directory.resolve("kafka").resolve("broker.log");
             cluster.logOffsets.put("kafka", ProcessLogs.offset(brokerLog));
@@ -170,8 +175,10 @@ public final class LocalCluster {
                     readyWithin);
             cluster.startAll(() -> workersAndReferees(apps, kafka, access, shape, ports), deadline, readyWithin);
             cluster.save();
+            forget(interrupted);
             return cluster;
         } catch (IOException | InterruptedException | RuntimeException e) {
+            forget(interrupted);
             cluster.killAll();
             Files.deleteIfExists(directory.resolve(STATE));
             throw e;
@@ -418,10 +425,13 @@ public final class LocalCluster {
         return member;
     }
 
-    /** Starts one Quarkus service; its output goes to {@code <name>.log} in the cluster directory. */
+    /**
+     * Starts one Quarkus service, in a session of its own ({@link OwnSession}); its output goes to
+     * {@code <name>.log} in the cluster directory.
+     */
     private static Process service(Path app, Path directory, String name, int http, int grpc, List<String> options)
             throws IOException {
-        List<String> command = new ArrayList<>();
+        List<String> command = new ArrayList<>(OwnSession.prefix());
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         String jvm = System.getenv("TAIKAI_SERVICE_JAVA_OPTS");
         command.addAll(
@@ -516,6 +526,24 @@ public final class LocalCluster {
         return name.equals("kafka")
                 ? directory.resolve("kafka").resolve("broker.log")
                 : directory.resolve(name + ".log");
+    }
+
+    /** Removes a shutdown hook; nothing when the JVM is already shutting down (the hook then runs). */
+    private static void forget(Thread hook) {
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException e) {
+            // shutting down: the hook stops what was started
+        }
+    }
+
+    /** {@link #killAll()} from a shutdown hook, where nothing can be thrown to anyone. */
+    private void killAllQuietly() {
+        try {
+            killAll();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
     }
 
     /** Kills every member and whatever it started, and waits until they are gone. */
