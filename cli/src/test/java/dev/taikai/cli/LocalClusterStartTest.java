@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.taikai.enginehost.session.ProcessTable;
 import dev.taikai.testkit.Await;
 import dev.taikai.testkit.Leaks;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -101,9 +101,9 @@ class LocalClusterStartTest {
             assertTrue(up.isAlive(), Files.readString(dir.resolve("up.log")));
             started.addAll(up.descendants().toList());
             assertFalse(started.isEmpty(), "no service started");
-            long ownSession = session(ProcessHandle.current().pid());
+            long ownSession = ProcessTable.session(ProcessHandle.current().pid());
             for (ProcessHandle service : started) {
-                long session = session(service.pid());
+                long session = ProcessTable.session(service.pid());
                 String command = service.info().commandLine().orElse("?");
                 assertEquals(service.pid(), session, "a session of its own: " + command);
                 assertTrue(session != ownSession, command);
@@ -132,13 +132,5 @@ class LocalClusterStartTest {
             up.destroyForcibly();
             started.forEach(ProcessHandle::destroyForcibly);
         }
-    }
-
-    /** The session of process {@code pid}: the sixth field of {@code /proc/<pid>/stat}. */
-    private static long session(long pid) throws IOException {
-        String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
-        // "pid (command) state ppid pgrp session ...": the command may hold spaces and parentheses
-        String[] after = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-        return Long.parseLong(after[3]);
     }
 }

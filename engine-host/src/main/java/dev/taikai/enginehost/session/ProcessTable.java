@@ -50,6 +50,12 @@ public final class ProcessTable {
         return fields.length > 2 ? Long.parseLong(fields[2]) : -1;
     }
 
+    /** The session of {@code pid}, or −1 when it is gone or unreadable. */
+    public static long session(long pid) {
+        String[] fields = statFields(pid);
+        return fields.length > 3 ? Long.parseLong(fields[3]) : -1;
+    }
+
     /** True unless the process is gone, a zombie or dead. */
     static boolean isLive(long pid) {
         String[] fields = statFields(pid);
