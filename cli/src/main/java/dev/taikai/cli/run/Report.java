@@ -145,8 +145,8 @@ public final class Report {
         if (excused > 0) {
             out.printf(
                     Locale.ROOT,
-                    "Note: %s went past the overrun margin only while the engine waited for a CPU, and did not"
-                            + " lose (cpu-excused): the machine was busier than the games; fewer games at once"
+                    "Note: %s went past the overrun margin only while the engine or the manager waited for a CPU,"
+                            + " and did not lose (cpu-excused): the machine was busier than the games; fewer games at once"
                             + " measure engines more evenly%n",
                     Plural.of(excused, "move", "moves"));
         }

@@ -12,7 +12,8 @@ package dev.taikai.enginehost.session;
  * @param info the last {@code info} line that carried search data, or null
  * @param infoLines how many {@code info} lines the engine sent during this search
  * @param cpuWaitNanos how long the engine was ready to run with no CPU during the search ({@link CpuWait}),
- *     0 where not measured
+ *     plus how long the caller's thread waited for one while it wrote {@code go} and read {@code bestmove}; 0
+ *     where not measured
  */
 public record BestMove(
         String move,

@@ -24,6 +24,12 @@ import java.util.Map;
  *       something else while the machine's threads seemed to run.
  * </ul>
  *
+ * <p>The manager's own thread can wait too: a move's time runs from writing {@code go} to reading {@code
+ * bestmove} on the caller's thread, so a wait of that thread for a CPU while it writes the one or reads the
+ * other lengthens the move without being the engine's. {@link #callerWaited} and {@link #callerWaitSince}
+ * measure it ({@code /proc/thread-self/schedstat}), and the drivers add it to the move's CPU wait whatever
+ * the engine did, for it is the manager's time, not the engine's.
+ *
  * <p>Where {@code /proc} does not say (another system, a process gone), the wait is 0: nothing is
  * excused that was not measured.
  */
@@ -94,6 +100,27 @@ public final class CpuWait {
      */
     public static long excusedNanos(long overrunNanos, long cpuWaitNanos, long allowedNanos, long marginNanos) {
         return Math.max(0, Math.min(overrunNanos, Math.min(cpuWaitNanos, allowedNanos + marginNanos)));
+    }
+
+    /**
+     * How long the calling thread has waited for a CPU in its life so far, nanoseconds; -1 where Linux does
+     * not say. A reading for {@link #callerWaitSince}.
+     */
+    public static long callerWaited() {
+        ThreadTimes times = timesOf(PROC.resolve("thread-self/schedstat"));
+        return times == null ? -1 : times.waited();
+    }
+
+    /**
+     * How long the calling thread waited for a CPU since it read {@code before} from {@link #callerWaited}:
+     * 0 when either reading is unknown.
+     */
+    public static long callerWaitSince(long before) {
+        if (before < 0) {
+            return 0;
+        }
+        long now = callerWaited();
+        return now < 0 ? 0 : Math.max(0, now - before);
     }
 
     /** The threads of process {@code pid} and their times, and the CPUs' steal, now. */

@@ -55,6 +55,10 @@ public final class EngineConnection {
     };
     private volatile EngineFailure failure;
     private volatile boolean closed;
+    /** Whether {@link #send} measures the caller's wait for a CPU: during a timed search. */
+    private boolean timeSends;
+    /** The caller's wait for a CPU during the last timed {@link #send}, or 0. */
+    private long lastSendWaitNanos;
 
     private EngineConnection(EngineSpec spec, EngineProcess process, LineClassifier classifier, PipeLog log) {
         this.spec = spec;
@@ -99,11 +103,13 @@ public final class EngineConnection {
         if (failure != null) {
             return Optional.of(failure);
         }
+        long waitedBefore = timeSends ? CpuWait.callerWaited() : -1;
         long writing = System.nanoTime(); // before the write: the engine may answer before it returns
         try {
             stdin.write(lines);
             stdin.write('\n');
             stdin.flush();
+            lastSendWaitNanos = CpuWait.callerWaitSince(waitedBefore);
             if (log != null) {
                 log.sent(lines, writing);
             }
@@ -203,9 +209,19 @@ public final class EngineConnection {
         return Optional.ofNullable(failure);
     }
 
-    /** Forgets the telemetry of the previous search. */
-    public void beginSearch() {
-        output.beginSearch();
+    /**
+     * Forgets the telemetry of the previous search. In a {@code timed} one (until the next call), sends and
+     * reads also measure how long the caller waited for a CPU, for {@link #cpuWait}.
+     */
+    public void beginSearch(boolean timed) {
+        output.beginSearch(timed);
+        timeSends = timed;
+        lastSendWaitNanos = 0;
+    }
+
+    /** The caller's wait for a CPU during the last {@link #send} of a timed search (its {@code go}), or 0. */
+    public long lastSendWaitNanos() {
+        return lastSendWaitNanos;
     }
 
     /** The last telemetry line with search data since {@link #beginSearch}, or null. */
@@ -221,6 +237,16 @@ public final class EngineConnection {
     /** What Linux says of the engine's threads now, for {@link CpuWait}. */
     public CpuWait.Reading cpu() {
         return CpuWait.of(process.pid());
+    }
+
+    /**
+     * A timed move's CPU wait, now that its {@code answer} is read: the engine's since {@code atGo} ({@link
+     * CpuWait.Reading#since}, over the move from {@code goWrittenNanos} to the answer), plus the caller's own
+     * waits while it wrote the {@code go} ({@code goSendWaitNanos}, {@link #lastSendWaitNanos}) and while it
+     * read the answer; the caller's count whatever the engine did, for they are the manager's time.
+     */
+    public long cpuWait(CpuWait.Reading atGo, long goWrittenNanos, long goSendWaitNanos, OutputLine answer) {
+        return cpu().since(atGo, answer.readNanos() - goWrittenNanos) + goSendWaitNanos + answer.readWaitNanos();
     }
 
     /**

@@ -25,6 +25,9 @@ final class EngineOutput {
     private final InputStream stdout;
 
     private volatile boolean ended;
+    /** Whether the caller's reads measure its wait for a CPU: during a timed search. */
+    private volatile boolean timeReads;
+
     private volatile String lastSearchInfo;
     private volatile long infoLines;
     private volatile long otherLines;
@@ -59,7 +62,7 @@ final class EngineOutput {
         String line = text.strip();
         switch (classifier.classify(line)) {
             case ANSWER -> {
-                if (!protocol.offer(new OutputLine(line, readNanos))) {
+                if (!protocol.offer(new OutputLine(line, readNanos, splitter.lastReadWaitNanos()))) {
                     droppedLines++;
                 }
             }
@@ -99,7 +102,7 @@ final class EngineOutput {
                 if (!block && splitter.available() == 0) {
                     return null;
                 }
-                if (!splitter.readOnce()) {
+                if (!splitter.readOnce(timeReads)) {
                     ended = true;
                 }
             }
@@ -153,10 +156,14 @@ final class EngineOutput {
         }
     }
 
-    /** Forgets the telemetry of the previous search. */
-    void beginSearch() {
+    /**
+     * Forgets the telemetry of the previous search; in a {@code timed} one, the caller's reads measure how
+     * long it waited for a CPU ({@link OutputLine#readWaitNanos}).
+     */
+    void beginSearch(boolean timed) {
         lastSearchInfo = null;
         infoLines = 0;
+        timeReads = timed;
     }
 
     /** The last {@code info} line with search data since {@link #beginSearch}, or null. */

@@ -24,6 +24,8 @@ final class LineSplitter {
     private final byte[] line;
     private int length;
     private boolean cut;
+    /** The reading thread's wait for a CPU during the last read, when that read was timed; else 0. */
+    private long lastReadWaitNanos;
 
     LineSplitter(InputStream in, int maxLineBytes, Sink sink) {
         this.in = in;
@@ -33,8 +35,20 @@ final class LineSplitter {
 
     /** One read (blocking until bytes or the end arrive), every completed line handed on; false at the end. */
     boolean readOnce() throws IOException {
+        return readOnce(false);
+    }
+
+    /**
+     * As {@link #readOnce()}; with {@code timeWait}, it also measures how long this thread waited for a CPU
+     * during the read ({@link #lastReadWaitNanos}), as for the read that brings an engine's answer: when the
+     * bytes arrive, the thread has to get a CPU before the read returns and the answer's time is taken. A
+     * read of bytes already there does not sleep, so it is not measured (an engine's flood costs no more).
+     */
+    boolean readOnce(boolean timeWait) throws IOException {
+        long waitedBefore = timeWait && in.available() == 0 ? CpuWait.callerWaited() : -1;
         int n = in.read(buffer);
         long now = System.nanoTime();
+        lastReadWaitNanos = CpuWait.callerWaitSince(waitedBefore);
         if (n < 0) {
             if (length > 0) {
                 sink.line(text(), cut, now);
@@ -55,6 +69,11 @@ final class LineSplitter {
             }
         }
         return true;
+    }
+
+    /** The reading thread's wait for a CPU during the last read ({@link #readOnce(boolean)}), or 0. */
+    long lastReadWaitNanos() {
+        return lastReadWaitNanos;
     }
 
     /** Bytes that can be read now without blocking. */

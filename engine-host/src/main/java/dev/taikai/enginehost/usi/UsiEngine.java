@@ -58,6 +58,9 @@ public final class UsiEngine extends PipeEngine {
         final Color side;
         long goWrittenNanos;
         CpuWait.Reading cpuAtGo;
+        /** The caller's wait for a CPU while it wrote the go line ({@link EngineConnection#lastSendWaitNanos}). */
+        long goSendWaitNanos;
+
         long deadlineNanos;
 
         Search(SearchLimits limits, Color side) {
@@ -286,7 +289,7 @@ public final class UsiEngine extends PipeEngine {
         if (search != null) {
             throw new IllegalStateException("a search is already running on engine '" + spec.id() + "'");
         }
-        connection.beginSearch();
+        connection.beginSearch(limits.timed());
         Search started = new Search(limits, position.sideToMove());
         String commands = position.text() + "\n" + limits.goCommand(spec.has(Quirk.SWAPPED_CLOCKS));
         // The engine's time starts as the go line is written: a write can wake the engine and hand it this
@@ -298,6 +301,7 @@ public final class UsiEngine extends PipeEngine {
         if (sent.isPresent()) {
             return sent;
         }
+        started.goSendWaitNanos = connection.lastSendWaitNanos();
         started.deadlineNanos = limits.ponder() || limits.form() == SearchLimits.Form.INFINITE
                 ? NO_DEADLINE
                 : searchDeadline(started.goWrittenNanos, limits, started.side);
@@ -360,7 +364,8 @@ public final class UsiEngine extends PipeEngine {
                 connection.infoLines(),
                 finished.cpuAtGo == null
                         ? 0
-                        : connection.cpu().since(finished.cpuAtGo, line.readNanos() - finished.goWrittenNanos));
+                        : connection.cpuWait(
+                                finished.cpuAtGo, finished.goWrittenNanos, finished.goSendWaitNanos, line));
     }
 
     /**
@@ -397,6 +402,7 @@ public final class UsiEngine extends PipeEngine {
         search.cpuAtGo = connection.cpu();
         search.goWrittenNanos = System.nanoTime();
         Optional<EngineFailure> sent = send("ponderhit");
+        search.goSendWaitNanos = connection.lastSendWaitNanos();
         search.deadlineNanos = searchDeadline(search.goWrittenNanos, search.limits, search.side);
         return sent;
     }

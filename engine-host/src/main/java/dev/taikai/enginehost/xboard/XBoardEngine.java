@@ -109,6 +109,9 @@ public final class XBoardEngine extends PipeEngine {
         final List<String> moves;
         long goWrittenNanos;
         CpuWait.Reading cpuAtGo;
+        /** The caller's wait for a CPU while it wrote the go line ({@link EngineConnection#lastSendWaitNanos}). */
+        long goSendWaitNanos;
+
         long deadlineNanos;
 
         Search(SearchLimits limits, Color side, List<String> moves) {
@@ -484,7 +487,7 @@ public final class XBoardEngine extends PipeEngine {
             throw new IllegalArgumentException(
                     "engine '" + spec.id() + "' speaks XBoard, where Taikai does not ponder");
         }
-        connection.beginSearch();
+        connection.beginSearch(limits.timed());
         StringBuilder commands = new StringBuilder();
         boolean sameGame = position.sfen().equals(boardStart)
                 && position.moves().size() >= boardMoves.size()
@@ -545,6 +548,7 @@ public final class XBoardEngine extends PipeEngine {
         if (sent.isPresent()) {
             return sent;
         }
+        running.goSendWaitNanos = connection.lastSendWaitNanos();
         running.deadlineNanos = searchDeadline(running.goWrittenNanos, limits, side);
         search = running;
         return Optional.empty();
@@ -713,7 +717,8 @@ public final class XBoardEngine extends PipeEngine {
                 connection.infoLines(),
                 finished.cpuAtGo == null
                         ? 0
-                        : connection.cpu().since(finished.cpuAtGo, line.readNanos() - finished.goWrittenNanos));
+                        : connection.cpuWait(
+                                finished.cpuAtGo, finished.goWrittenNanos, finished.goSendWaitNanos, line));
     }
 
     private String stallDetail() {

@@ -53,6 +53,28 @@ class CpuWaitTest {
         assertEquals(0, CpuWait.of(sleeper.pid()).since(before, System.nanoTime() - from));
     }
 
+    /**
+     * The caller's own wait: a thread that keeps busy beside as many busy programs (each a session of its
+     * own, as engines are) as the machine has CPUs waits for a CPU, and its wait is measured; an unknown
+     * first reading measures nothing.
+     */
+    @Test
+    void aBusyCallerBesideBusyProgramsWaitsAndItsOwnWaitIsMeasured() throws Exception {
+        for (int i = 0; i < Runtime.getRuntime().availableProcessors(); i++) {
+            start("setsid", "sh", "-c", "while :; do :; done");
+        }
+        long before = CpuWait.callerWaited();
+        assertTrue(before >= 0, "Linux says how long this thread waited");
+        long deadline = System.nanoTime() + 30_000 * MILLI;
+        long waited = 0;
+        while (waited < 100 * MILLI && System.nanoTime() < deadline) {
+            Thread.onSpinWait();
+            waited = CpuWait.callerWaitSince(before);
+        }
+        assertTrue(waited >= 100 * MILLI, "waited only " + waited / MILLI + " ms for a CPU");
+        assertEquals(0, CpuWait.callerWaitSince(-1), "nothing measured without a first reading");
+    }
+
     @Test
     void aThreadTheFirstReadingMissedDoesNotBringItsWholeLifesWait() {
         long move = 350 * MILLI;

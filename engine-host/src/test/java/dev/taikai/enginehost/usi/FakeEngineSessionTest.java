@@ -34,6 +34,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -47,6 +49,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 60, unit = TimeUnit.SECONDS)
 @ExtendWith(Sessions.CloseLeftovers.class)
 class FakeEngineSessionTest {
+    private static final long MILLI = 1_000_000;
     private static final PositionCommand MINI_START = PositionCommand.of(Variant.MINISHOGI.startSfen());
 
     @Test
@@ -129,6 +132,97 @@ class FakeEngineSessionTest {
                 late.engineNanos() < 1_500_000_000L,
                 "read and stamped while the caller was away: " + late.engineNanos() / 1_000_000 + " ms");
         Sessions.closeAndAssertGone(engine);
+    }
+
+    /**
+     * A move's time runs until the caller reads {@code bestmove}. When the caller's own thread waits for a
+     * CPU as the answer comes, that wait is the manager's and counts as the move's CPU wait, though the engine
+     * (which sleeps through its think) wanted no CPU. The caller is pinned to CPU 0, and while it waits for
+     * the answer a real-time busy loop starts there, which Linux lets ordinary threads on that CPU interrupt
+     * only after most of a second; the engine runs on the other CPU.
+     */
+    @Test
+    void theCallersOwnWaitForACpuIsTheMovesCpuWaitNotTheEngines() throws Exception {
+        UsiEngine engine = Sessions.startFake("--think-ms", "300");
+        assertTrue(engine.newGame().isEmpty());
+        List<BestMove> timed = new ArrayList<>();
+        for (int move = 0; move < 3; move++) {
+            CountDownLatch searching = new CountDownLatch(1);
+            CompletableFuture<BestMove> answer = new CompletableFuture<>();
+            Thread caller = new Thread(() -> {
+                try {
+                    pinThisThreadToCpu0();
+                    assertTrue(engine.startSearch(MINI_START, SearchLimits.movetime(5_000))
+                            .isEmpty());
+                    searching.countDown();
+                    answer.complete((BestMove) engine.awaitBestMove());
+                } catch (Throwable e) {
+                    answer.completeExceptionally(e);
+                }
+            });
+            caller.start();
+            searching.await();
+            Process hog = startRealTimeHogOnCpu0();
+            try {
+                timed.add(answer.get());
+            } finally {
+                hog.destroy(); // timeout passes the TERM on to the busy loop
+                hog.waitFor();
+            }
+        }
+        long slowest = 0;
+        for (BestMove best : timed) {
+            slowest = Math.max(slowest, best.engineNanos());
+            assertTrue(
+                    best.engineNanos() - best.cpuWaitNanos() < 550 * MILLI,
+                    "a move of " + best.engineNanos() / MILLI + " ms for a 300 ms think, of which the caller's wait "
+                            + best.cpuWaitNanos() / MILLI + " ms");
+        }
+        assertTrue(slowest > 600 * MILLI, "the busy loop held the caller up: " + slowest / MILLI + " ms");
+        System.out.printf(
+                "caller's wait: moves of %s ms for a 300 ms think, of which the caller waited %s ms%n",
+                timed.stream().map(b -> String.valueOf(b.engineNanos() / MILLI)).toList(),
+                timed.stream()
+                        .map(b -> String.valueOf(b.cpuWaitNanos() / MILLI))
+                        .toList());
+        BestMove untimed = (BestMove) engine.go(MINI_START, SearchLimits.nodes(1));
+        assertEquals(0, untimed.cpuWaitNanos(), "a search that sets no time reads no waits");
+        Sessions.closeAndAssertGone(engine);
+    }
+
+    /** Pins the calling thread (not its process) to CPU 0. */
+    private static void pinThisThreadToCpu0() throws Exception {
+        String thread = Files.readSymbolicLink(Path.of("/proc/thread-self"))
+                .getFileName()
+                .toString();
+        Process taskset = new ProcessBuilder("taskset", "-p", "-c", "0", thread)
+                .redirectErrorStream(true)
+                .start();
+        String said = new String(taskset.getInputStream().readAllBytes());
+        assertEquals(0, taskset.waitFor(), said);
+    }
+
+    /**
+     * A SCHED_FIFO busy loop on CPU 0; {@code timeout}, an ordinary process on any CPU, ends it when
+     * terminated, and after 20 s whatever happens to this test.
+     */
+    private static Process startRealTimeHogOnCpu0() throws Exception {
+        return new ProcessBuilder(
+                        "timeout",
+                        "-s",
+                        "KILL",
+                        "20",
+                        "chrt",
+                        "-f",
+                        "1",
+                        "taskset",
+                        "-c",
+                        "0",
+                        "sh",
+                        "-c",
+                        "while :; do :; done")
+                .redirectErrorStream(true)
+                .start();
     }
 
     @Test
