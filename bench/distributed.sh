@@ -21,7 +21,8 @@
 #   it was still a fifth, after 15 still 13 %, with and without TLS); then
 #   their timed submissions alternate.
 # The transport overhead is given twice: under the timed submissions' full load (two clusters' 24 engines
-# and 10 JVMs on this machine's cores, where a move's wait for a free core is part of every hop), and with
+# and 10 JVMs on this machine's cores, where a move's wait for a free core is part of every hop; over all
+# timed submissions' moves, and over the last one's as the scheduler's API gives them), and with
 # one game at a time (LATENCY_GAMES, environment, default 20, submitted to each cluster in turn after the
 # timed ones, the other cluster idle): what the transport itself adds to a move when a core is free.
 set -euo pipefail
@@ -191,9 +192,34 @@ print(len(records), len(overhead), "%.1f" % pct(overhead, 0.5), "%.1f" % pct(ove
       "%.1f" % pct(latency, 0.5), "%.1f" % pct(latency, 0.99), "yes" if same else "no")
 PY
 }
+# every timed submission of cluster $1 together, from the records its client wrote (games.jsonl, times in ms
+# to the µs) -> "moves transport-median -p99 referee-median -p99 per-submission-medians"; one submission's
+# median moves by a fifth from one to the next on this machine, so the pooled one is the steadier figure
+pooled() {
+  python3 - "$repeats" "$out/$1" <<'PY'
+import json, sys
+repeats, prefix = int(sys.argv[1]), sys.argv[2]
+def pct(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(p * len(values)))]
+overhead, latency, medians = [], [], []
+for i in range(1, repeats + 1):
+    mine = []
+    with open(f"{prefix}-{i}-records/games.jsonl") as games:
+        for line in games:
+            for m in json.loads(line).get("move_data", []):
+                mine.append((m["referee_ms"] - m["time_ms"]) * 1000)
+                latency.append(m["referee_ms"] * 1000)
+    overhead += mine
+    medians.append("%.0f" % pct(mine, 0.5))
+print(len(overhead), "%.1f" % pct(overhead, 0.5), "%.1f" % pct(overhead, 0.99),
+      "%.1f" % pct(latency, 0.5), "%.1f" % pct(latency, 0.99), ",".join(medians))
+PY
+}
 for v in "${variants[@]}"; do
   summarize "$v" "$v-$repeats" > "$out/summary-$v.txt"
   summarize "$v" "$v-one-at-a-time" > "$out/summary-one-$v.txt"
+  pooled "$v" > "$out/summary-pooled-$v.txt"
 done
 # `times` prints the shell's then its children's user and system time, e.g. "0m1.5s 0m0.3s"
 child_cpu() { sed -n 2p "$1" | awk '{ n = 0; for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60 + t[2] } printf "%.1f", n }'; }
@@ -229,6 +255,8 @@ read -r counted moves over_med over_p99 lat_med lat_p99 same < "$out/summary-tls
 read -r p_counted p_moves p_over_med p_over_p99 p_lat_med p_lat_p99 p_same < "$out/summary-plaintext.txt"
 read -r _ one_moves one_over_med one_over_p99 one_lat_med one_lat_p99 _ < "$out/summary-one-tls.txt"
 read -r _ p_one_moves p_one_over_med p_one_over_p99 p_one_lat_med p_one_lat_p99 _ < "$out/summary-one-plaintext.txt"
+read -r all_moves all_over_med all_over_p99 all_lat_med all_lat_p99 all_medians < "$out/summary-pooled-tls.txt"
+read -r p_all_moves p_all_over_med p_all_over_p99 p_all_lat_med p_all_lat_p99 p_all_medians < "$out/summary-pooled-plaintext.txt"
 cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
 {
   echo "# Distributed-mode benchmark"
@@ -266,16 +294,21 @@ cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
   echo "$(awk -v l="$best_local_s" -v c="$tls_s" 'BEGIN { printf "%.0f", 100 * l / c }')% of the local runner's at its best concurrency (plaintext: $(awk -v l="$best_local_s" -v c="$plain_s" 'BEGIN { printf "%.0f", 100 * l / c }')%; goal: at least 80%). The last submissions counted $counted (TLS) and $p_counted (plaintext) games."
   echo
   echo "Per move: transport overhead (the referee's measurement minus the worker's pipe measurement), and the"
-  echo "referee's whole measurement (goal: transport median under 0.5 ms with TLS). Under full load, over the last"
-  echo "timed submission's moves ($concurrency games at once while the other cluster plays too: a hop waits for a"
-  echo "free core); and one game at a time, $latency_games games submitted to each cluster in turn, the other idle:"
+  echo "referee's whole measurement (goal: transport median under 0.5 ms with TLS). Under full load ($concurrency games"
+  echo "at once while the other cluster plays too: a hop waits for a free core), over all $repeats timed submissions'"
+  echo "moves (from the records each client wrote) and over the last one's (from the scheduler's API); and one game at"
+  echo "a time, $latency_games games submitted to each cluster in turn, the other idle:"
   echo
   echo "| cluster | load | moves | transport median µs | transport p99 µs | referee median µs | referee p99 µs |"
   echo "|---|---|---|---|---|---|---|"
-  echo "| TLS | full | $moves | **$over_med** | $over_p99 | $lat_med | $lat_p99 |"
-  echo "| plaintext | full | $p_moves | $p_over_med | $p_over_p99 | $p_lat_med | $p_lat_p99 |"
+  echo "| TLS | full, all $repeats submissions | $all_moves | **$all_over_med** | $all_over_p99 | $all_lat_med | $all_lat_p99 |"
+  echo "| plaintext | full, all $repeats submissions | $p_all_moves | $p_all_over_med | $p_all_over_p99 | $p_all_lat_med | $p_all_lat_p99 |"
+  echo "| TLS | full, the last submission | $moves | $over_med | $over_p99 | $lat_med | $lat_p99 |"
+  echo "| plaintext | full, the last submission | $p_moves | $p_over_med | $p_over_p99 | $p_lat_med | $p_lat_p99 |"
   echo "| TLS | one game at a time | $one_moves | **$one_over_med** | $one_over_p99 | $one_lat_med | $one_lat_p99 |"
   echo "| plaintext | one game at a time | $p_one_moves | $p_one_over_med | $p_one_over_p99 | $p_one_lat_med | $p_one_lat_p99 |"
+  echo
+  echo "Transport medians of the timed submissions one by one, µs: TLS ${all_medians//,/ }; plaintext ${p_all_medians//,/ }."
   echo
   echo "CPU seconds a timed submission used in each cluster's service JVMs (the mean of the $repeats; the engines are"
   echo "not counted), against a local run at concurrency 2 (its whole process, engines included): $local_cpu s."
