@@ -58,6 +58,17 @@ import org.junit.jupiter.api.io.TempDir;
 class ClusterTest {
     private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
 
+    /**
+     * The overrun margin of the games in {@link
+     * #fairyStockfishAndTheXBoardEnginesPlayBothVariantsThroughTheCluster}. They are about the protocols
+     * through the cluster, not about clocks: on two cores shared by the broker, the services and four
+     * engines, one engine once waited more than 190 ms for a CPU in a move of 100 ms, more than the CPU
+     * wait the referee excuses under the default margin (the move's allowance and margin), and lost on
+     * time. Whether honest engines keep to the default margins through the cluster is measured by {@code
+     * bench/clocks.sh --cluster}, on a machine that runs nothing else.
+     */
+    private static final long PROTOCOL_GAMES_MARGIN_MILLIS = 2_000;
+
     @TempDir
     static Path dir;
 
@@ -235,12 +246,8 @@ class ClusterTest {
 
     /**
      * Fairy-Stockfish (USI) against itself and against CrazyWa (XBoard) in both variants, and Sjaak II
-     * (XBoard) in Minishogi, on the workers: clean games whose records replay. These games are about the
-     * protocols through the cluster, not about clocks, so their overrun margin is 2 s: on two cores shared
-     * by the broker, the services and four engines, one engine once waited more than 190 ms for a CPU in a
-     * move of 100 ms, more than the CPU wait the referee excuses under the default margin (the move's
-     * allowance and margin), and lost on time. Whether honest engines keep to the default margins through
-     * the cluster is measured by {@code bench/clocks.sh --cluster}, on a machine that runs nothing else.
+     * (XBoard) in Minishogi, on the workers: clean games whose records replay, under {@link
+     * #PROTOCOL_GAMES_MARGIN_MILLIS}.
      */
     @Test
     void fairyStockfishAndTheXBoardEnginesPlayBothVariantsThroughTheCluster() throws Exception {
@@ -256,7 +263,7 @@ class ClusterTest {
                             "games: 2",
                             "rounds: 1",
                             "time-control: byoyomi 0.1",
-                            "overrun-margin-ms: 2000",
+                            "overrun-margin-ms: " + PROTOCOL_GAMES_MARGIN_MILLIS,
                             "engines:",
                             "  - {engine: fairy-stockfish, name: fsf-a}",
                             "  - {engine: fairy-stockfish, name: fsf-b}",
@@ -276,8 +283,14 @@ class ClusterTest {
                                 && record.getTermination() != Termination.TERMINATION_DISCONNECT,
                         record.getDetail());
                 engines.add(record.getAssignment().getSente().getEngineId());
-                assertEquals(2000, record.getAssignment().getSente().getOverrunMarginMs(), "the file's margin");
-                assertEquals(2000, record.getAssignment().getGote().getOverrunMarginMs(), "the file's margin");
+                assertEquals(
+                        PROTOCOL_GAMES_MARGIN_MILLIS,
+                        record.getAssignment().getSente().getOverrunMarginMs(),
+                        "the file's margin");
+                assertEquals(
+                        PROTOCOL_GAMES_MARGIN_MILLIS,
+                        record.getAssignment().getGote().getOverrunMarginMs(),
+                        "the file's margin");
                 replay(record);
             }
             assertTrue(engines.contains("crazywa") && (!mini || engines.contains("sjaakii")), engines.toString());
