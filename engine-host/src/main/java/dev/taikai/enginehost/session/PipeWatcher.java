@@ -5,13 +5,19 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * One daemon thread for all engine sessions. Every {@value #TICK_MILLIS} ms it drains the output and
- * the standard error of engines nobody is waiting on, and fires the deadlines of waits that have run out by killing the
- * engine, which ends the waiting caller's blocking read. Waiting callers pay nothing for it: arming and
- * disarming a deadline is a field write and a compare-and-set.
+ * One daemon thread for all engine sessions. Every {@value #TICK_MILLIS} ms while any session is open it
+ * drains the output and the standard error of engines nobody is waiting on, and fires the deadlines of
+ * waits that have run out by killing the engine, which ends the waiting caller's blocking read; with no
+ * session open it sleeps until one registers. Waiting callers pay nothing for it: arming and disarming a
+ * deadline is a field write and a compare-and-set.
+ *
+ * <p>The tick is what a deadline may fire late by, and a stall's deadline already lies a second (the
+ * driver's move margin) past the move's overrun margin; 64 KiB of pipe hold what an idle engine writes in a
+ * tick unless it writes 6 MB a second. A shorter tick bought nothing and cost a wake-up of this thread
+ * every 2 ms in every worker and runner, a fifth of a busy worker's CPU.
  */
 final class PipeWatcher {
-    static final long TICK_MILLIS = 2;
+    static final long TICK_MILLIS = 10;
 
     /**
      * A wait with a deadline; whichever of the caller and the housekeeper moves it first decides. Each
@@ -52,6 +58,8 @@ final class PipeWatcher {
     }
 
     private static final Map<Session, Boolean> SESSIONS = new ConcurrentHashMap<>();
+    /** Notified when a session registers, for the housekeeper that sleeps while there is none. */
+    private static final Object REGISTERED = new Object();
 
     static {
         Thread thread = new Thread(PipeWatcher::run, "taikai-engine-housekeeping");
@@ -63,6 +71,14 @@ final class PipeWatcher {
 
     static void register(Session session) {
         SESSIONS.put(session, Boolean.TRUE);
+        synchronized (REGISTERED) {
+            REGISTERED.notifyAll();
+        }
+    }
+
+    /** How many sessions are registered now. */
+    static int registered() {
+        return SESSIONS.size();
     }
 
     static void unregister(Session session) {
@@ -72,6 +88,11 @@ final class PipeWatcher {
     private static void run() {
         while (true) {
             try {
+                synchronized (REGISTERED) {
+                    while (SESSIONS.isEmpty()) {
+                        REGISTERED.wait();
+                    }
+                }
                 Thread.sleep(TICK_MILLIS);
             } catch (InterruptedException e) {
                 return;
