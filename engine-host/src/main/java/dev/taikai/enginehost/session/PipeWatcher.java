@@ -11,7 +11,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * session open it sleeps until one registers. Waiting callers pay nothing for it: arming and disarming a
  * deadline is a field write and a compare-and-set.
  *
- * <p>The tick is what a deadline may fire late by, and a stall's deadline already lies a second (the
+ * <p>The tick is what a deadline may fire late by, and a stall's deadline by default lies a second (the
  * driver's move margin) past the move's overrun margin; 64 KiB of pipe hold what an idle engine writes in a
  * tick unless it writes 6 MB a second. A shorter tick bought nothing and cost a wake-up of this thread
  * every 2 ms in every worker and runner, a fifth of a busy worker's CPU.
