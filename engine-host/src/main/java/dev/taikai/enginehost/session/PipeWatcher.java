@@ -18,6 +18,7 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class PipeWatcher {
     static final long TICK_MILLIS = 10;
+    static final String THREAD_NAME = "taikai-engine-housekeeping";
 
     /**
      * A wait with a deadline; whichever of the caller and the housekeeper moves it first decides. Each
@@ -62,7 +63,7 @@ final class PipeWatcher {
     private static final Object REGISTERED = new Object();
 
     static {
-        Thread thread = new Thread(PipeWatcher::run, "taikai-engine-housekeeping");
+        Thread thread = new Thread(PipeWatcher::run, THREAD_NAME);
         thread.setDaemon(true);
         thread.start();
     }

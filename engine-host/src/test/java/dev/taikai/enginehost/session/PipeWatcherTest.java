@@ -59,7 +59,7 @@ class PipeWatcherTest {
     /** Waits until the housekeeping thread waits for a registration (the other tests of this JVM left none). */
     private static void awaitHousekeeperIdle() throws InterruptedException {
         Thread housekeeper = Thread.getAllStackTraces().keySet().stream()
-                .filter(t -> t.getName().equals("taikai-engine-housekeeping"))
+                .filter(t -> t.getName().equals(PipeWatcher.THREAD_NAME))
                 .findFirst()
                 .orElseThrow();
         long by = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
