@@ -20,8 +20,8 @@
 #   WARM_JIT_PERCENT (default 5) of the CPU the services used for it (after 5 submissions of 200 games
 #   it was still a fifth, after 15 still 13 %, with and without TLS); then
 #   their timed submissions alternate.
-# The transport overhead is given twice: under the timed submissions' full load (two clusters' 24 engines
-# and 10 JVMs on this machine's cores, where a move's wait for a free core is part of every hop; over all
+# The transport overhead is given twice: under the timed submissions' full load (the playing cluster's 12 engines
+# and 5 JVMs, beside the idle cluster's, on this machine's cores, where a move's wait for a free core is part of every hop; over all
 # timed submissions' moves, and over the last one's as the scheduler's API gives them), and with
 # one game at a time (LATENCY_GAMES, environment, default 20, submitted to each cluster in turn after the
 # timed ones, the other cluster idle): what the transport itself adds to a move when a core is free.
@@ -295,7 +295,7 @@ cpu=$(awk -F': ' '/model name/ { print $2; exit }' /proc/cpuinfo)
   echo
   echo "Per move: transport overhead (the referee's measurement minus the worker's pipe measurement), and the"
   echo "referee's whole measurement (goal: transport median under 0.5 ms with TLS). Under full load ($concurrency games"
-  echo "at once while the other cluster plays too: a hop waits for a free core), over all $repeats timed submissions'"
+  echo "at once beside the other cluster, up and idle: a hop waits for a free core), over all $repeats timed submissions'"
   echo "moves (from the records each client wrote) and over the last one's (from the scheduler's API); and one game at"
   echo "a time, $latency_games games submitted to each cluster in turn, the other idle:"
   echo
