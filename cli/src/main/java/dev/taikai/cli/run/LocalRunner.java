@@ -224,9 +224,10 @@ public final class LocalRunner {
 
     /**
      * The next game for a slot: waits while the next round waits for games in play; null when the run has
-     * nothing more to hand out (or is stopping).
+     * nothing more to hand out (or is stopping). A slot that has to wait says {@code ready} first: it has
+     * no engines to start for the first games, which must not wait for it.
      */
-    private GameAssignment nextGame(TournamentRun run) throws InterruptedException {
+    private GameAssignment nextGame(TournamentRun run, Runnable ready) throws InterruptedException {
         synchronized (run) {
             while (!stopping) {
                 List<GameAssignment> next = run.handOut(1);
@@ -236,6 +237,7 @@ public final class LocalRunner {
                 if (!run.running() || run.inPlay() == 0) {
                     return null;
                 }
+                ready.run();
                 run.wait();
             }
             return null;
@@ -266,7 +268,7 @@ public final class LocalRunner {
         };
         try {
             while (!stopping) {
-                GameAssignment game = nextGame(run);
+                GameAssignment game = nextGame(run, ready);
                 if (game == null) {
                     break;
                 }
