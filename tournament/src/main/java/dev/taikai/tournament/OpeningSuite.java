@@ -52,6 +52,9 @@ public final class OpeningSuite {
         return openings;
     }
 
+    /** The most plies of each opening a selection may keep ({@code plies}). */
+    public static final int MAX_PLIES = 10_000;
+
     /**
      * The suite from its {@code start}-th opening (1: the first), each cut to at most {@code plies} of its
      * moves (negative: all of them), as cutechess-cli's {@code -openings start= plies=}.

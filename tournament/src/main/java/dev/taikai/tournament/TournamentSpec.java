@@ -37,6 +37,13 @@ public record TournamentSpec(
         int concurrency,
         long seed,
         Sprt sprt) {
+    /** The most rounds a tournament has. */
+    public static final int MAX_ROUNDS = 1_000_000;
+    /** The most games a pairing plays in a round. */
+    public static final int MAX_GAMES_PER_PAIRING = 1_000_000;
+    /** The most games a tournament with an end may plan (a league without an end plans round by round). */
+    public static final long MAX_GAMES = 1_000_000;
+
     public TournamentSpec {
         entrants = List.copyOf(entrants);
         openings = List.copyOf(openings);
@@ -78,11 +85,24 @@ public record TournamentSpec(
             throw new IllegalArgumentException(
                     "rounds, games per pairing and concurrency must be at least 1 (a league's rounds 0: no end)");
         }
+        if (rounds > MAX_ROUNDS || gamesPerPairing > MAX_GAMES_PER_PAIRING) {
+            throw new IllegalArgumentException("rounds and games per pairing are at most " + MAX_ROUNDS + " each, not "
+                    + rounds + " and " + gamesPerPairing);
+        }
+        long games = gamesAtMost(format, entrants.size(), seeds, rounds, gamesPerPairing);
+        if (games > MAX_GAMES) {
+            throw new IllegalArgumentException(
+                    "the tournament would have up to " + games + " games; at most " + MAX_GAMES);
+        }
         if (format == Format.LEAGUE && gamesPerPairing > 2) {
             throw new IllegalArgumentException("a league plays 1 or 2 games per pairing");
         }
         if (sprt != null && format != Format.MATCH) {
             throw new IllegalArgumentException("SPRT needs a two-engine match");
+        }
+        if (sprt != null && gamesPerPairing % 2 != 0) {
+            throw new IllegalArgumentException("SPRT counts game pairs (an opening played with colours swapped): games"
+                    + " per pairing must be even, not " + gamesPerPairing);
         }
         for (Opening opening : openings) {
             if (opening.position().variant() != variant) {
@@ -91,6 +111,28 @@ public record TournamentSpec(
             }
         }
         java.util.Objects.requireNonNull(overrunMargin, "overrunMargin");
+    }
+
+    /**
+     * The most games a tournament of this shape can play: its rounds times its games per pairing times the
+     * pairings of a round ({@code entrants}: the most engines a round may have). A knockout's matches may
+     * add up to two tiebreak pairs each; a league without an end ({@code rounds} 0) counts none.
+     */
+    public static long gamesAtMost(Format format, int entrants, int seeds, int rounds, int gamesPerPairing) {
+        long pairings = switch (format) {
+            case ROUND_ROBIN -> (long) entrants * (entrants - 1) / 2;
+            case GAUNTLET -> (long) seeds * Math.max(0, entrants - seeds);
+            case MATCH -> 1;
+            case LEAGUE -> entrants / 2;
+            case SWISS -> (entrants + 1) / 2;
+            // n - 1 matches, each with its games and at most two tiebreak pairs: at most 5 × games each
+            case KNOCKOUT -> (long) Math.max(1, entrants - 1) * 5;
+        };
+        try {
+            return Math.multiplyExact(Math.multiplyExact((long) rounds, (long) gamesPerPairing), pairings);
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
     }
 
     public Entrant entrant(String entrantName) {

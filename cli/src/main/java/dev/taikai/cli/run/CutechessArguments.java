@@ -76,7 +76,7 @@ public final class CutechessArguments {
                     continue;
                 }
                 if (ONE_VALUE.contains(flag)) {
-                    if (i + 1 >= args.size()) {
+                    if (i + 1 >= args.size() || isFlag(args.get(i + 1))) {
                         throw new ConfigException(flag + " needs a value");
                     }
                     flags.single.put(flag, args.get(++i));
@@ -272,11 +272,12 @@ public final class CutechessArguments {
                 throw new ConfigException("-openings format=" + o.get("format") + ": an opening suite is SFEN lines"
                         + " (format=sfen; docs/tournaments.md)");
             }
+            int start = (int) number("-openings start", o.getOrDefault("start", "1"), 1, Integer.MAX_VALUE);
+            int plies = o.containsKey("plies")
+                    ? (int) number("-openings plies", o.get("plies"), 0, OpeningSuite.MAX_PLIES)
+                    : -1; // every move of each line
             try {
-                openings = OpeningSuite.select(
-                        OpeningSuite.read(Path.of(o.get("file")), spec.variant()),
-                        (int) number("-openings start", o.getOrDefault("start", "1")),
-                        (int) number("-openings plies", o.getOrDefault("plies", "-1")));
+                openings = OpeningSuite.select(OpeningSuite.read(Path.of(o.get("file")), spec.variant()), start, plies);
             } catch (IllegalArgumentException e) {
                 throw new ConfigException("-openings: " + e.getMessage());
             }
@@ -288,7 +289,8 @@ public final class CutechessArguments {
         }
         Adjudication adjudication = spec.adjudication();
         if (single.containsKey("-maxmoves")) {
-            adjudication = adjudication.withMoveLimit(2 * (int) number("-maxmoves", single.get("-maxmoves")));
+            adjudication =
+                    adjudication.withMoveLimit(2 * (int) number("-maxmoves", single.get("-maxmoves"), 0, 50_000));
         }
         if (groups.containsKey("-resign")) {
             Map<String, String> r = pairs("-resign", groups.get("-resign"), Set.of("movecount", "score", "twosided"));
@@ -296,15 +298,16 @@ public final class CutechessArguments {
                 throw new ConfigException("-resign twosided=" + r.get("twosided") + ": resign adjudication is always"
                         + " two-sided here (the winner's score must agree); twosided=true or leave it out");
             }
-            adjudication = adjudication.withResign((int) number("-resign score", require(r, "score", "-resign")), (int)
-                    number("-resign movecount", require(r, "movecount", "-resign")));
+            adjudication = adjudication.withResign(
+                    (int) number("-resign score", require(r, "score", "-resign"), 1, 1_000_000),
+                    (int) number("-resign movecount", require(r, "movecount", "-resign"), 1, 10_000));
         }
         if (groups.containsKey("-draw")) {
             Map<String, String> d = pairs("-draw", groups.get("-draw"), Set.of("movenumber", "movecount", "score"));
             adjudication = adjudication.withDraw(
-                    (int) number("-draw score", require(d, "score", "-draw")),
-                    (int) number("-draw movecount", require(d, "movecount", "-draw")),
-                    2 * (int) number("-draw movenumber", d.getOrDefault("movenumber", "0")));
+                    (int) number("-draw score", require(d, "score", "-draw"), 1, 1_000_000),
+                    (int) number("-draw movecount", require(d, "movecount", "-draw"), 1, 10_000),
+                    2 * (int) number("-draw movenumber", d.getOrDefault("movenumber", "0"), 0, 50_000));
         }
         Sprt sprt = spec.sprt();
         if (groups.containsKey("-sprt")) {
@@ -338,9 +341,19 @@ public final class CutechessArguments {
                 spec.variant(),
                 format,
                 spec.entrants(),
-                single.containsKey("-seeds") ? (int) number("-seeds", single.get("-seeds")) : spec.seeds(),
-                single.containsKey("-rounds") ? (int) number("-rounds", single.get("-rounds")) : spec.rounds(),
-                single.containsKey("-games") ? (int) number("-games", single.get("-games")) : spec.gamesPerPairing(),
+                single.containsKey("-seeds")
+                        ? (int) number(
+                                "-seeds",
+                                single.get("-seeds"),
+                                1,
+                                spec.entrants().size() - 1)
+                        : spec.seeds(),
+                single.containsKey("-rounds")
+                        ? (int) number("-rounds", single.get("-rounds"), 0, TournamentSpec.MAX_ROUNDS)
+                        : spec.rounds(),
+                single.containsKey("-games")
+                        ? (int) number("-games", single.get("-games"), 1, TournamentSpec.MAX_GAMES_PER_PAIRING)
+                        : spec.gamesPerPairing(),
                 openings,
                 random,
                 single.containsKey("-timemargin")
@@ -348,18 +361,19 @@ public final class CutechessArguments {
                         : spec.overrunMargin(),
                 adjudication,
                 single.containsKey("-concurrency")
-                        ? (int) number("-concurrency", single.get("-concurrency"))
+                        ? (int) number("-concurrency", single.get("-concurrency"), 1, RunPlan.MAX_CONCURRENCY)
                         : spec.concurrency(),
                 single.containsKey("-srand") ? number("-srand", single.get("-srand")) : spec.seed(),
                 sprt);
         Path output = single.containsKey("-out") ? Path.of(single.get("-out")) : plan.output();
         int ratingInterval = plan.ratingInterval();
         if (single.containsKey("-ratinginterval")) {
-            ratingInterval = (int) number("-ratinginterval", single.get("-ratinginterval"));
-            if (ratingInterval < 0) {
+            long interval = number("-ratinginterval", single.get("-ratinginterval"));
+            if (interval < 0 || interval > Integer.MAX_VALUE) {
                 throw new ConfigException(
-                        "-ratinginterval is a number of games (0: standings only at the end), not " + ratingInterval);
+                        "-ratinginterval is a number of games (0: standings only at the end), not " + interval);
             }
+            ratingInterval = (int) interval;
         }
         return new RunPlan(
                 over,
@@ -530,6 +544,15 @@ public final class CutechessArguments {
         } catch (NumberFormatException e) {
             throw new ConfigException(what + " needs a whole number, not '" + text + "'");
         }
+    }
+
+    /** A whole number from {@code lo} to {@code hi}, as the tournament file's key allows. */
+    private static long number(String what, String text, long lo, long hi) throws ConfigException {
+        long n = number(what, text);
+        if (n < lo || n > hi) {
+            throw new ConfigException(what + " is " + lo + " to " + hi + ", not " + text);
+        }
+        return n;
     }
 
     private static double decimal(String what, String text) throws ConfigException {

@@ -60,6 +60,9 @@ public record RunPlan(
         this(spec, catalog, output, restartEveryGame, 0, false);
     }
 
+    /** The most games a local run plays at once (a slot is a thread and up to two engine processes). */
+    public static final int MAX_CONCURRENCY = 1024;
+
     public static int defaultConcurrency() {
         return Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
     }

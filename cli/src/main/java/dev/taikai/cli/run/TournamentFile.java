@@ -109,9 +109,10 @@ public final class TournamentFile {
         }
         int seeds = f.containsKey("seeds") ? (int) f.get("seeds").number(1, entrants.size() - 1) : 1;
         // a league may run with no end (rounds: 0), as its flags and the cluster's API allow
-        int rounds =
-                f.containsKey("rounds") ? (int) f.get("rounds").number(format == Format.LEAGUE ? 0 : 1, 1_000_000) : 1;
-        int games = f.containsKey("games") ? (int) f.get("games").number(1, 1_000_000) : 2;
+        int rounds = f.containsKey("rounds")
+                ? (int) f.get("rounds").number(format == Format.LEAGUE ? 0 : 1, TournamentSpec.MAX_ROUNDS)
+                : 1;
+        int games = f.containsKey("games") ? (int) f.get("games").number(1, TournamentSpec.MAX_GAMES_PER_PAIRING) : 2;
         List<Opening> openings = List.of();
         boolean random = false;
         if (f.containsKey("openings")) {
@@ -126,7 +127,7 @@ public final class TournamentFile {
                 openings = OpeningSuite.select(
                         openings,
                         o.containsKey("start") ? (int) o.get("start").number(1, Integer.MAX_VALUE) : 1,
-                        o.containsKey("plies") ? (int) o.get("plies").number(0, 10_000) : -1);
+                        o.containsKey("plies") ? (int) o.get("plies").number(0, OpeningSuite.MAX_PLIES) : -1);
             } catch (IllegalArgumentException e) {
                 throw o.get("start").error(e.getMessage());
             }
@@ -144,7 +145,7 @@ public final class TournamentFile {
         Adjudication adjudication =
                 f.containsKey("adjudication") ? adjudication(f.get("adjudication")) : Adjudication.DEFAULT;
         int concurrency = f.containsKey("concurrency")
-                ? (int) f.get("concurrency").number(1, 1024)
+                ? (int) f.get("concurrency").number(1, RunPlan.MAX_CONCURRENCY)
                 : RunPlan.defaultConcurrency();
         long seed = f.containsKey("seed") ? f.get("seed").number(Long.MIN_VALUE, Long.MAX_VALUE) : 1;
         Sprt sprt = f.containsKey("sprt") ? sprt(f.get("sprt")) : null;
@@ -198,7 +199,7 @@ public final class TournamentFile {
                 ? "sprt"
                 : message.startsWith("a match") || message.startsWith("a league")
                         ? "format"
-                        : message.startsWith("a knockout's rounds")
+                        : message.startsWith("a knockout's rounds") || message.startsWith("the tournament would have")
                                 ? "rounds"
                                 : message.startsWith("a gauntlet") ? "seeds" : "";
         if (!f.containsKey(key) && (key.equals("seeds") || key.equals("rounds"))) {

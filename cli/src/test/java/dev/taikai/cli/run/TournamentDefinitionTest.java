@@ -131,6 +131,9 @@ class TournamentDefinitionTest {
                 "variant: minishogi\\nformat: league\\nrounds: 4\\nengines:\\n  - taikai-1\\n  - taikai-2\\n  - {engine: taikai-3, from-round: 3, until-round: 2} | t.yaml:7: engines[2]: an engine's rounds are from round 1 or later",
                 "variant: minishogi\\nengines: [taikai-1, taikai-2, taikai-3]\\nsprt: {elo0: 0, elo1: 5} | t.yaml:3: sprt: SPRT needs a two-engine match",
                 "variant: minishogi\\nengines: [taikai-1, taikai-2]\\nsprt: {elo0: 5, elo1: 0} | t.yaml:3: sprt: SPRT needs elo0 < elo1",
+                "variant: minishogi\\nengines: [taikai-1, taikai-2]\\ngames: 1\\nsprt: {elo0: 0, elo1: 5} | t.yaml:4: sprt: SPRT counts game pairs (an opening played with colours swapped): games per pairing must be even, not 1",
+                "variant: minishogi\\nengines: [taikai-1, taikai-2, taikai-3]\\nrounds: 1000000\\ngames: 1000000 | t.yaml:3: rounds: the tournament would have up to 3000000000000 games; at most 1000000",
+                "variant: minishogi\\nengines: [taikai-1, taikai-2]\\nconcurrency: 100000 | t.yaml:3: concurrency: 100000 is out of range (1 to 1024)",
                 "variant: minishogi\\nengines: [taikai-1, taikai-2]\\nopenings: {file: missing.txt} | t.yaml:3: openings.file: cannot read opening suite",
                 "variant: minishogi\\nengines: [taikai-1, taikai-2]\\nadjudication: {resign: {score: 500}} | t.yaml:3: adjudication.resign: 'moves' is required",
                 "variant: minishogi\\nengines: [taikai-1, taikai-2]\\nrestart: sometimes | t.yaml:3: restart: restart is 'on-failure' or 'always'",
@@ -299,6 +302,14 @@ class TournamentDefinitionTest {
                 "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -each nodes | -each setting 'nodes' is not key=value",
                 "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -restart sometimes | -restart is on or off",
                 "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -repeat 4 | -repeat 4: here each opening is played by one game pair",
+                "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -concurrency 100000 | -concurrency is 1 to 1024, not 100000",
+                "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -rounds 99999999999 | -rounds is 0 to 1000000, not 99999999999",
+                "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -rounds 2147483647 | -rounds is 0 to 1000000, not 2147483647",
+                "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -games 3000000 | -games is 1 to 1000000, not 3000000",
+                "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -rounds 1000000 -games 1000000 | the tournament would have up to 1000000000000 games; at most 1000000",
+                "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -openings file=x.txt plies=-1 | -openings plies is 0 to 10000, not -1",
+                "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -rounds -games 2 | -rounds needs a value",
+                "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -games 1 -sprt elo0=0 elo1=5 | SPRT counts game pairs (an opening played with colours swapped): games per pairing must be even, not 1",
             })
     void badFlagsSayWhatIsWrong(String commandLine, String message) {
         ConfigException e =

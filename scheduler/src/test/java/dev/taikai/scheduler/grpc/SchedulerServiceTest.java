@@ -286,6 +286,16 @@ class SchedulerServiceTest {
     void absurdSpecsAreRefusedNamingTheField() {
         TournamentSpec valid = TournamentRegistryTest.spec(Format.FORMAT_ROUND_ROBIN, 3, 1, 2);
         assertRefused(valid.toBuilder().setRounds(1_000_000_000).build(), "at most 100000");
+        assertRefused(
+                TournamentRegistryTest.spec(Format.FORMAT_MATCH, 2, 10, 2).toBuilder()
+                        .setGamesPerPairing(1)
+                        .setSprt(dev.taikai.proto.tournament.v1.Sprt.newBuilder()
+                                .setElo0(0)
+                                .setElo1(10)
+                                .setAlpha(0.05)
+                                .setBeta(0.05))
+                        .build(),
+                "SPRT counts game pairs");
         assertRefused(valid.toBuilder().setName("x".repeat(1_000_000)).build(), "name is 1000000 characters long");
         assertRefused(valid.toBuilder().setName("a\ud800b").build(), "name holds a lone surrogate");
         assertRefused(

@@ -100,18 +100,11 @@ public final class TournamentMessages {
         if (format == Format.LEAGUE) {
             leagueSettings(message);
         }
-        long pairings = switch (format) {
-            case ROUND_ROBIN -> (long) entrants.size() * (entrants.size() - 1) / 2;
-            case GAUNTLET -> (long) message.getSeeds() * Math.max(0, entrants.size() - message.getSeeds());
-            case MATCH -> 1;
-            case LEAGUE -> MAX_ENTRANTS / 2;
-            case SWISS -> (entrants.size() + 1) / 2;
-            // n - 1 matches, each with its games and at most two tiebreak pairs: at most 5 × games each
-            case KNOCKOUT -> (long) Math.max(1, entrants.size() - 1) * 5;
-        };
-        if ((long) rounds * games * pairings > MAX_GAMES) {
-            throw new IllegalArgumentException(
-                    "the tournament would have " + (long) rounds * games * pairings + " games; at most " + MAX_GAMES);
+        // a league's engines may join while it runs: it is counted with as many as it may ever have
+        long planned = TournamentSpec.gamesAtMost(
+                format, format == Format.LEAGUE ? MAX_ENTRANTS : entrants.size(), message.getSeeds(), rounds, games);
+        if (planned > MAX_GAMES) {
+            throw new IllegalArgumentException("the tournament would have " + planned + " games; at most " + MAX_GAMES);
         }
         if (message.getConcurrency() < 0 || message.getConcurrency() > 10_000) {
             throw new IllegalArgumentException(
