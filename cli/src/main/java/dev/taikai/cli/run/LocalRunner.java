@@ -14,6 +14,7 @@ import dev.taikai.referee.game.GameRecord;
 import dev.taikai.referee.game.Referee;
 import dev.taikai.rules.Color;
 import dev.taikai.tournament.Entrant;
+import dev.taikai.tournament.Format;
 import dev.taikai.tournament.Standings;
 import dev.taikai.tournament.TournamentSpec;
 import dev.taikai.tournament.run.Counted;
@@ -212,14 +213,37 @@ public final class LocalRunner {
         return planned + (played > 0 ? ", " + played + " already played (resuming)" : "");
     }
 
-    /** Games the run will have played when it ends: the plan's, or rounds of full pairings (an estimate). */
-    private static int expectedGames(TournamentRun run) {
+    /**
+     * Games the run will have played when it ends, as far as it can be known: the plan's; a league's rounds
+     * with the engines each round has (an engine dropped for failing still counted); a Swiss's rounds of
+     * full pairings; a knockout's matches without tiebreaks. Never fewer than the games begun, so a
+     * knockout's tiebreaks raise it as they start and the ETA never runs below zero. 0 for a league
+     * without an end.
+     */
+    private int expectedGames(TournamentRun run) {
         TournamentSpec spec = run.spec();
-        return switch (spec.format()) {
-            case LEAGUE, SWISS -> spec.rounds() * (spec.entrants().size() / 2) * spec.gamesPerPairing();
-            case KNOCKOUT -> (spec.entrants().size() - 1) * spec.gamesPerPairing(); // and tiebreaks
+        long expected = switch (spec.format()) {
+            case LEAGUE -> {
+                long games = 0;
+                for (int round = 1; round <= spec.rounds(); round++) {
+                    int r = round;
+                    long engines = spec.entrants().stream()
+                            .filter(e -> e.rounds().from() <= r
+                                    && (e.rounds().until() == 0
+                                            || r <= e.rounds().until()))
+                            .count();
+                    games += engines / 2 * spec.gamesPerPairing();
+                }
+                yield games;
+            }
+            case SWISS -> (long) spec.rounds() * (spec.entrants().size() / 2) * spec.gamesPerPairing();
+            case KNOCKOUT -> (long) (spec.entrants().size() - 1) * spec.gamesPerPairing();
             default -> run.paired();
         };
+        if (spec.format() == Format.LEAGUE && spec.rounds() == 0) {
+            return 0;
+        }
+        return (int) Math.max(expected, begun.get());
     }
 
     /**
@@ -342,9 +366,9 @@ public final class LocalRunner {
         }
         say(String.format(
                 Locale.ROOT,
-                "Started game %d of %d (%s: %s vs %s)",
+                "Started game %d%s (%s: %s vs %s)",
                 started(),
-                expectedGames(currentRun),
+                ofTotal(" of ", expectedGames(currentRun)),
                 game.gameId(),
                 game.sente(),
                 game.gote()));
@@ -395,13 +419,13 @@ public final class LocalRunner {
                 .orElseThrow();
         double elapsed = (System.nanoTime() - started) / 1e9;
         int playedHere = finished - baseline;
-        double eta = playedHere == 0 ? 0 : elapsed / playedHere * (planned - finished);
+        double eta = playedHere == 0 ? 0 : elapsed / playedHere * Math.max(0, planned - finished);
         String result = record.winner() == null ? "draw" : record.winner() + " wins";
         say(String.format(
                 Locale.ROOT,
-                "[%d/%d] %s %s vs %s: %s by %s (%s) | leader %s %.1f/%d | %s elapsed, %s",
+                "[%d%s] %s %s vs %s: %s by %s (%s) | leader %s %.1f/%d | %s elapsed, %s",
                 finished,
-                planned,
+                ofTotal("/", planned),
                 record.id(),
                 record.assignment().sente(),
                 record.assignment().gote(),
@@ -412,14 +436,21 @@ public final class LocalRunner {
                 leader.points(),
                 leader.games(),
                 duration(elapsed),
-                plan.spec().sprt() != null ? sprtText(standings) : "ETA " + duration(eta)));
+                plan.spec().sprt() != null ? sprtText(standings) : planned > 0 ? "ETA " + duration(eta) : "no end"));
         // not after the last game: the report that ends the run begins with the same table
-        if (plan.ratingInterval() > 0 && finished % plan.ratingInterval() == 0 && finished < planned) {
+        if (plan.ratingInterval() > 0
+                && finished % plan.ratingInterval() == 0
+                && (planned == 0 || finished < planned)) {
             StringWriter table = new StringWriter();
             Report.standings(new PrintWriter(table), plan.spec(), standings);
             progress.print(table);
             progress.flush();
         }
+    }
+
+    /** {@code " of 12"} or {@code "/12"}; nothing for a run without an end ({@code total} 0). */
+    private static String ofTotal(String separator, int total) {
+        return total > 0 ? separator + total : "";
     }
 
     /** The SPRT's LLR and its bounds now: {@code LLR 0.52 (-2.94, 2.94)}. */

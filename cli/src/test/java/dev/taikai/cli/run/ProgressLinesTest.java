@@ -46,6 +46,63 @@ class ProgressLinesTest {
         assertEquals(1, count(run.out(), Pattern.compile("(?m)^Standings of taikai ")), run.out());
     }
 
+    /**
+     * The total in the live lines is the games the run will have played: a knockout's grows with its
+     * tiebreaks as they start (these engines at depth 1 tie their final), a league's counts the engines of
+     * each round. The count never passes it, the ETA never runs below zero, and the last line is k/k.
+     */
+    @Test
+    void theTotalIsTheGamesTheRunPlays(@TempDir Path dir) throws Exception {
+        RunPlan knockout = CutechessArguments.parse(List.of(
+                ("-variant minishogi -engine conf=taikai-1 name=a -engine conf=taikai-2 name=b -engine conf=taikai-3"
+                                + " name=c -each depth=1 -tournament knockout -concurrency 1 -out ")
+                        .concat(dir.resolve("ko").toString())
+                        .split(" ")));
+        assertTotalsHold(Tournaments.run(knockout, Timeouts.DEFAULT).progress(), dir.resolve("ko"));
+
+        java.nio.file.Files.writeString(
+                dir.resolve("league.yaml"),
+                String.join(
+                        "\n",
+                        "variant: minishogi",
+                        "format: league",
+                        "rounds: 4",
+                        "games: 2",
+                        "time-control: depth 1",
+                        "concurrency: 1",
+                        "output: league",
+                        "engines:",
+                        "  - taikai-1",
+                        "  - taikai-2",
+                        "  - {engine: taikai-3, until-round: 2}",
+                        "  - {engine: taikai-4, from-round: 3}",
+                        ""));
+        String league = Tournaments.run(TournamentFile.read(dir.resolve("league.yaml")), Timeouts.DEFAULT)
+                .progress();
+        assertTotalsHold(league, dir.resolve("league"));
+        assertTrue(league.contains("[8/8] "), "three engines a round, one pairing of two games, 4 rounds: " + league);
+    }
+
+    private static void assertTotalsHold(String progress, Path records) throws Exception {
+        var ended = Pattern.compile("(?m)^\\[(\\d+)/(\\d+)\\] .*ETA (-?)").matcher(progress);
+        int last = 0;
+        int lastTotal = 0;
+        while (ended.find()) {
+            last = Integer.parseInt(ended.group(1));
+            lastTotal = Integer.parseInt(ended.group(2));
+            assertTrue(last <= lastTotal, "a count past its total: " + ended.group());
+            assertEquals("", ended.group(3), "a negative ETA: " + ended.group());
+        }
+        var started = Pattern.compile("(?m)^Started game (\\d+) of (\\d+) ").matcher(progress);
+        while (started.find()) {
+            assertTrue(
+                    Integer.parseInt(started.group(1)) <= Integer.parseInt(started.group(2)),
+                    "a game started past the total: " + started.group());
+        }
+        assertEquals(Tournaments.journal(records).size(), last, progress);
+        assertEquals(last, lastTotal, "the last line is k/k: " + progress);
+    }
+
     @Test
     void aRatingIntervalIsANumberOfGames() {
         for (String bad : List.of("-1", "often")) {
