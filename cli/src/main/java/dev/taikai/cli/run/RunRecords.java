@@ -193,6 +193,9 @@ final class RunRecords implements AutoCloseable {
             String line = new String(bytes, lineStart, i - lineStart, StandardCharsets.UTF_8);
             try {
                 JsonNode game = mapper.readTree(line);
+                if (!game.path("id").isTextual()) {
+                    throw new IllegalArgumentException("it has no game id");
+                }
                 String id = game.get("id").asText();
                 Optional<GameAssignment> assignment = run.paired(id);
                 if (assignment.isEmpty()) {
@@ -210,7 +213,10 @@ final class RunRecords implements AutoCloseable {
                     }
                 }
             } catch (IOException | RuntimeException e) {
-                warnings.add("journal line " + lineNumber + " is unreadable and was skipped: " + e.getMessage());
+                String why = e instanceof com.fasterxml.jackson.core.JsonProcessingException json
+                        ? json.getOriginalMessage() // without Jackson's second line, where in the source
+                        : e.getMessage();
+                warnings.add("journal line " + lineNumber + " is unreadable and was skipped: " + why);
             }
             lineStart = i + 1;
             validEnd = i + 1;

@@ -1,6 +1,7 @@
 package dev.taikai.cli.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -129,6 +130,21 @@ class ResumeTest {
         List<String> after = Files.readAllLines(journal);
         assertEquals(4, after.size());
         assertEquals(lines.subList(0, 3), after.subList(0, 3));
+        assertEquals(4, Tournaments.results(plan.output()).get("games").size());
+    }
+
+    /** A line in the middle that is not a game is skipped with one line saying why, and its game played again. */
+    @Test
+    void anUnreadableLineIsSkippedWithAOneLineReason(@TempDir Path dir) throws Exception {
+        RunPlan plan = playFourGames(dir);
+        Path journal = plan.output().resolve("games.jsonl");
+        List<String> lines = Files.readAllLines(journal);
+        Files.writeString(journal, String.join("\n", lines.get(0), "{not json", "{\"x\": 1}", lines.get(3)) + "\n");
+
+        String progress = Tournaments.run(plan, Timeouts.DEFAULT).progress();
+        assertTrue(progress.contains("journal line 2 is unreadable and was skipped: Unexpected character"), progress);
+        assertTrue(progress.contains("journal line 3 is unreadable and was skipped: it has no game id\n"), progress);
+        assertFalse(progress.contains("[Source"), "no parser location lines: " + progress);
         assertEquals(4, Tournaments.results(plan.output()).get("games").size());
     }
 
