@@ -9,6 +9,7 @@ import dev.taikai.referee.game.GameAssignment;
 import dev.taikai.referee.game.GameRecord;
 import dev.taikai.referee.game.Kif;
 import dev.taikai.rules.Termination;
+import dev.taikai.tournament.Format;
 import dev.taikai.tournament.Standings;
 import dev.taikai.tournament.TournamentSpec;
 import dev.taikai.tournament.run.Counted;
@@ -454,7 +455,12 @@ final class RunRecords implements AutoCloseable {
         t.put("name", s.name());
         t.put("variant", s.variant().name());
         t.put("format", s.format().id());
-        t.put("rounds", s.rounds());
+        // a knockout's rounds are its bracket's (a bracket of the next power of two, byes for the best seeds)
+        t.put(
+                "rounds",
+                s.format() == Format.KNOCKOUT
+                        ? 32 - Integer.numberOfLeadingZeros(s.entrants().size() - 1)
+                        : s.rounds());
         t.put("games_per_pairing", s.gamesPerPairing());
         t.put("seed", s.seed());
         ArrayNode entrants = t.putArray("engines");

@@ -59,6 +59,13 @@ class ProgressLinesTest {
                         .concat(dir.resolve("ko").toString())
                         .split(" ")));
         assertTotalsHold(Tournaments.run(knockout, Timeouts.DEFAULT).progress(), dir.resolve("ko"));
+        var results = Tournaments.results(dir.resolve("ko"));
+        int lastRound = 0;
+        for (var game : results.get("games")) {
+            lastRound = Math.max(lastRound, game.get("round").asInt());
+        }
+        assertEquals(2, lastRound, "three engines: a bye and a semifinal, then the final");
+        assertEquals(lastRound, results.get("tournament").get("rounds").asInt(), "the bracket's rounds");
 
         java.nio.file.Files.writeString(
                 dir.resolve("league.yaml"),
