@@ -440,7 +440,8 @@ final class ClusterCommand implements Runnable {
                         Locale.ROOT,
                         "[%d/%d] %s %s vs %s: %s by %s (%s, referee %s) | %.0f s elapsed%n",
                         records.size(),
-                        state.getPlannedGames(),
+                        // the scheduler's plan grows round by round: the total is what the spec says it will be
+                        Math.max(plan.spec().gamesExpected(), state.getPlannedGames()),
                         game.id(),
                         game.assignment().sente(),
                         game.assignment().gote(),

@@ -135,6 +135,34 @@ public record TournamentSpec(
         }
     }
 
+    /**
+     * The games the tournament will have played when it ends, as far as its spec can say: a fixed plan's
+     * games; a league's rounds with the engines each round has (0 without an end); a Swiss's rounds of full
+     * pairings; a knockout's matches without their tiebreaks. An SPRT may stop it sooner, a failing engine
+     * dropped from a league leave it short, and a knockout's tiebreaks add to it.
+     */
+    public int gamesExpected() {
+        long games = switch (format) {
+            case LEAGUE -> {
+                long sum = 0;
+                for (int round = 1; round <= rounds; round++) {
+                    int r = round;
+                    long playing = entrants.stream()
+                            .filter(e -> e.rounds().from() <= r
+                                    && (e.rounds().until() == 0
+                                            || r <= e.rounds().until()))
+                            .count();
+                    sum += playing / 2 * gamesPerPairing;
+                }
+                yield sum;
+            }
+            case SWISS -> (long) rounds * (entrants.size() / 2) * gamesPerPairing;
+            case KNOCKOUT -> (long) (entrants.size() - 1) * gamesPerPairing;
+            default -> gamesAtMost(format, entrants.size(), seeds, rounds, gamesPerPairing);
+        };
+        return (int) Math.min(games, MAX_GAMES);
+    }
+
     public Entrant entrant(String entrantName) {
         return entrants.stream()
                 .filter(e -> e.name().equals(entrantName))

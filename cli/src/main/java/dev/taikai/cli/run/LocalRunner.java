@@ -214,36 +214,16 @@ public final class LocalRunner {
     }
 
     /**
-     * Games the run will have played when it ends, as far as it can be known: the plan's; a league's rounds
-     * with the engines each round has (an engine dropped for failing still counted); a Swiss's rounds of
-     * full pairings; a knockout's matches without tiebreaks. Never fewer than the games begun, so a
-     * knockout's tiebreaks raise it as they start and the ETA never runs below zero. 0 for a league
-     * without an end.
+     * Games the run will have played when it ends, as far as it can be known ({@link
+     * TournamentSpec#gamesExpected}), never fewer than the games begun: a knockout's tiebreaks raise it as
+     * they start and the ETA never runs below zero. 0 for a league without an end.
      */
     private int expectedGames(TournamentRun run) {
         TournamentSpec spec = run.spec();
-        long expected = switch (spec.format()) {
-            case LEAGUE -> {
-                long games = 0;
-                for (int round = 1; round <= spec.rounds(); round++) {
-                    int r = round;
-                    long engines = spec.entrants().stream()
-                            .filter(e -> e.rounds().from() <= r
-                                    && (e.rounds().until() == 0
-                                            || r <= e.rounds().until()))
-                            .count();
-                    games += engines / 2 * spec.gamesPerPairing();
-                }
-                yield games;
-            }
-            case SWISS -> (long) spec.rounds() * (spec.entrants().size() / 2) * spec.gamesPerPairing();
-            case KNOCKOUT -> (long) (spec.entrants().size() - 1) * spec.gamesPerPairing();
-            default -> run.paired();
-        };
         if (spec.format() == Format.LEAGUE && spec.rounds() == 0) {
             return 0;
         }
-        return (int) Math.max(expected, begun.get());
+        return Math.max(spec.gamesExpected(), begun.get());
     }
 
     /**
