@@ -67,13 +67,38 @@ class KifInteropTest {
                 "2",
                 "-out",
                 dir.resolve("out").toString()));
+        int plies = playAndReplay(plan, variantName, 6);
+        System.out.printf("kif: lishogi replayed 6 %s records to the end, %d moves in all%n", variantName, plies);
+    }
+
+    /**
+     * Games from a position with pieces in hand: the board diagram's hands must read in lishogi. Kyoto's
+     * hand pieces are named by the face lishogi gives them (と 金 銀 歩, not the lance and knight they
+     * flip to): with 香 and 桂 shogiops read the header as the start position, and the first move was
+     * illegal there.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"kyotoshogi|2k2/5/1+L1+N1/5/2K2 w LNSPsp 1", "minishogi|2k2/5/1G1S1/5/2K2 w RBGSPbp 1"})
+    void handsInTheBoardDiagramReadInLishogi(String line, @TempDir Path dir) throws Exception {
+        String variantName = line.split("\\|")[0];
+        Files.writeString(dir.resolve("hands.txt"), line.split("\\|")[1] + "\n");
+        RunPlan plan = CutechessArguments.parse(List.of(
+                ("-variant " + variantName + " -engine conf=taikai-1 -engine conf=taikai-2 -each depth=1 -rounds 1"
+                                + " -games 2 -concurrency 1 -openings file=" + dir.resolve("hands.txt") + " -out "
+                                + dir.resolve("out"))
+                        .split(" ")));
+        playAndReplay(plan, variantName, 2);
+    }
+
+    /** Plays {@code plan}, which has {@code games} games, and has lishogi replay each KIF; the moves in all. */
+    private static int playAndReplay(RunPlan plan, String variantName, int games) throws Exception {
         Tournaments.Run run = Tournaments.run(plan, Timeouts.DEFAULT);
         assertEquals(LocalRunner.Ending.FINISHED, run.ending(), run.progress());
 
         JsonNode results = Tournaments.results(plan.output());
         Map<String, JsonNode> replayed = replay(plan.output().resolve("games"));
-        assertEquals(6, results.get("games").size());
-        assertEquals(6, replayed.size(), replayed.keySet().toString());
+        assertEquals(games, results.get("games").size());
+        assertEquals(games, replayed.size(), replayed.keySet().toString());
         Variant variant = Variant.byName(variantName).orElseThrow();
         int plies = 0;
         for (JsonNode game : results.get("games")) {
@@ -96,7 +121,7 @@ class KifInteropTest {
                     game.get("id").asText());
             plies += game.get("plies").asInt();
         }
-        System.out.printf("kif: lishogi replayed 6 %s records to the end, %d moves in all%n", variantName, plies);
+        return plies;
     }
 
     /** The KIF replay of each record, by game id (the file name). */
@@ -123,8 +148,11 @@ class KifInteropTest {
         return byGame;
     }
 
-    /** The board and side to move of an SFEN: the fields every writer spells alike. */
+    /** The board, side to move and hands of an SFEN (each hand's letters sorted: writers order them apart). */
     private static List<String> boardAndSide(String sfen) {
-        return Arrays.asList(sfen.split(" ")).subList(0, 2);
+        String[] fields = sfen.split(" ");
+        char[] hands = fields[2].toCharArray();
+        Arrays.sort(hands);
+        return List.of(fields[0], fields[1], new String(hands));
     }
 }

@@ -242,13 +242,24 @@ public final class Kif {
         }
     }
 
+    /** Minishogi's hand kinds in lishogi's order: rook, bishop, gold, silver, pawn. */
+    private static final int[] MINISHOGI_HAND = {Piece.ROOK, Piece.BISHOP, Piece.GOLD, Piece.SILVER, Piece.PAWN};
+    /**
+     * Kyoto's hand kinds in lishogi's order, each written by the face lishogi names it by in hand: the
+     * lance's tokin (と) and the knight's gold (金), then silver and pawn. Lishogi reads no 香 or 桂 in a
+     * Kyoto hand.
+     */
+    private static final int[] KYOTO_HAND = {
+        Piece.LANCE | Piece.PROMOTED, Piece.KNIGHT | Piece.PROMOTED, Piece.SILVER, Piece.PAWN
+    };
+
     private static String hand(Position position, Color color) {
         StringBuilder text = new StringBuilder();
-        for (int kind = Piece.KIND_COUNT - 1; kind >= 0; kind--) {
-            int count = position.handCount(color, kind);
+        for (int face : position.variant() == Variant.MINISHOGI ? MINISHOGI_HAND : KYOTO_HAND) {
+            int count = position.handCount(color, face & ~Piece.PROMOTED);
             if (count > 0) {
                 text.append(text.isEmpty() ? "" : "　")
-                        .append(kanji(position.variant(), kind))
+                        .append(kanji(position.variant(), face))
                         .append(count > 1 ? "二" : "");
             }
         }
