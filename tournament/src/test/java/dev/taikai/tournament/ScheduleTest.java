@@ -140,6 +140,38 @@ class ScheduleTest {
         assertThrows(IllegalArgumentException.class, () -> OpeningSuite.read(file, Variant.MINISHOGI));
     }
 
+    /**
+     * A line whose moves end a game (a previous run's all-games.sfen holds such lines) is refused as a
+     * whole, and used when plies= cuts it short of the end or start= skips it, as cutechess-cli does. A
+     * repetition inside the book ends nothing: the game starts after the book, with no history.
+     */
+    @Test
+    void anOpeningIsJudgedAsItIsPlayedAfterItsCut(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("suite.txt");
+        String mate = "rbsgk/4p/5/P4/KGSBR b - 1 moves 4e3d 3a4b 3e2d 4b3a 3d2c 3a4b 2e3d 4a5b 2c1b 2a1b 3d1b 4b4c"
+                + " 2d2c G*4d";
+        Files.writeString(file, mate + "\nstartpos\n");
+        IllegalArgumentException whole =
+                assertThrows(IllegalArgumentException.class, () -> OpeningSuite.read(file, Variant.MINISHOGI));
+        assertTrue(
+                whole.getMessage().startsWith(file + ":1: the opening already ends the game (CHECKMATE)"),
+                whole.getMessage());
+        List<Opening> cut = OpeningSuite.read(file, Variant.MINISHOGI, 1, 2);
+        assertEquals(List.of("4e3d", "3a4b"), cut.get(0).moves());
+        assertEquals(2, cut.size());
+        assertEquals(
+                List.of(Position.start(Variant.MINISHOGI).toSfen()),
+                OpeningSuite.read(file, Variant.MINISHOGI, 2, -1).stream()
+                        .map(Opening::sfen)
+                        .toList());
+
+        String cycle = "4e4d 2a2b 4d4e 2b2a ";
+        Files.writeString(file, "startpos moves " + cycle.repeat(3).strip() + "\n");
+        Opening repeated = OpeningSuite.read(file, Variant.MINISHOGI).get(0);
+        assertEquals(
+                Position.start(Variant.MINISHOGI).key(), repeated.position().key(), "back at the start");
+    }
+
     private static Opening opening(String move) throws Exception {
         return Opening.of(Position.start(Variant.MINISHOGI), List.of(move));
     }

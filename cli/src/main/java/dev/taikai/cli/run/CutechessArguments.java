@@ -277,7 +277,7 @@ public final class CutechessArguments {
                     ? (int) number("-openings plies", o.get("plies"), 0, OpeningSuite.MAX_PLIES)
                     : -1; // every move of each line
             try {
-                openings = OpeningSuite.select(OpeningSuite.read(Path.of(o.get("file")), spec.variant()), start, plies);
+                openings = OpeningSuite.read(Path.of(o.get("file")), spec.variant(), start, plies);
             } catch (IllegalArgumentException e) {
                 throw new ConfigException("-openings: " + e.getMessage());
             }

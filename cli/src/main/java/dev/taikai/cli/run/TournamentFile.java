@@ -118,18 +118,14 @@ public final class TournamentFile {
         if (f.containsKey("openings")) {
             Map<String, YamlNode> o = f.get("openings").mapping(Set.of("file", "order", "start", "plies"));
             YamlNode fileNode = required(f.get("openings"), o, "file");
+            int start = o.containsKey("start") ? (int) o.get("start").number(1, Integer.MAX_VALUE) : 1;
+            int plies = o.containsKey("plies") ? (int) o.get("plies").number(0, OpeningSuite.MAX_PLIES) : -1;
             try {
-                openings = OpeningSuite.read(dir.resolve(fileNode.nonEmpty()).normalize(), variant);
+                openings = OpeningSuite.read(dir.resolve(fileNode.nonEmpty()).normalize(), variant, start, plies);
             } catch (IllegalArgumentException e) {
-                throw fileNode.error(e.getMessage());
-            }
-            try {
-                openings = OpeningSuite.select(
-                        openings,
-                        o.containsKey("start") ? (int) o.get("start").number(1, Integer.MAX_VALUE) : 1,
-                        o.containsKey("plies") ? (int) o.get("plies").number(0, OpeningSuite.MAX_PLIES) : -1);
-            } catch (IllegalArgumentException e) {
-                throw o.get("start").error(e.getMessage());
+                // a start past the suite's end is the start key's fault; anything else the file's
+                throw (e.getMessage().startsWith("the opening suite has") ? o.get("start") : fileNode)
+                        .error(e.getMessage());
             }
             if (o.containsKey("order")) {
                 String order = o.get("order").nonEmpty();
