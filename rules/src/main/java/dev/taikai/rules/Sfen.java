@@ -15,6 +15,11 @@ public final class Sfen {
     private static final int MAX_SHOWN = 120;
     private static final int FAIRY = 1;
     private static final int LISHOGI = 2;
+    /**
+     * The largest move number read: far above any game's, and far enough below the largest int that the
+     * positions played on from it, and so the SFENs written for them, still read.
+     */
+    public static final int MAX_MOVE_NUMBER = 2_000_000_000;
 
     private Sfen() {}
 
@@ -243,8 +248,11 @@ public final class Sfen {
         }
 
         private int readMoveNumber(String field) throws InvalidSfenException {
-            if (!field.matches("[0-9]{1,9}") || Integer.parseInt(field) == 0) {
-                throw error("move number must be a positive whole number, not '" + Usi.printable(field) + "'");
+            if (!field.matches("[0-9]{1,10}")
+                    || Long.parseLong(field) == 0
+                    || Long.parseLong(field) > MAX_MOVE_NUMBER) {
+                throw error("move number must be a whole number from 1 to " + MAX_MOVE_NUMBER + ", not '"
+                        + Usi.printable(field) + "'");
             }
             return Integer.parseInt(field);
         }

@@ -11,6 +11,17 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 class SfenTest {
+    /** A position played on from a large move number writes an SFEN that reads again. */
+    @Test
+    void largeMoveNumbersReadAndWriteBack() throws Exception {
+        Position start = Sfen.parse(Variant.MINISHOGI, "4k/5/5/5/K4 b - 999999999");
+        Position moved = start.play(Usi.parse(start, "5e4e"));
+        Position after = moved.play(Usi.parse(moved, "1a1b"));
+        assertEquals("5/4k/5/5/1K3 b - 1000000001", after.toSfen());
+        assertEquals(
+                after.toSfen(), Sfen.parse(Variant.MINISHOGI, after.toSfen()).toSfen());
+    }
+
     @Test
     void handsAreWrittenCanonically() throws InvalidSfenException {
         Position position = Sfen.parse(Variant.MINISHOGI, "k4/5/5/5/4K b bg1P2Sp 37");
@@ -67,9 +78,10 @@ class SfenTest {
                 "minishogi | rbsgk/5/5/4p/KGSBp b - 1 | gote's unpromoted pawn on 1e stands on its last rank",
                 "minishogi | rbsgk/5/P4/P4/KGSBR b - 1 | sente has two unpromoted pawns on file 5 (nifu)",
                 "minishogi | rbsgk/4p/5/P4/KGSBR x - 1 | side to move must be 'b' or 'w', not 'x'",
-                "minishogi | rbsgk/4p/5/P4/KGSBR b - 0 | move number must be a positive whole number, not '0'",
-                "minishogi | rbsgk/4p/5/P4/KGSBR b - -3 | move number must be a positive whole number",
-                "minishogi | rbsgk/4p/5/P4/KGSBR b - 9999999999 | move number must be a positive whole number",
+                "minishogi | rbsgk/4p/5/P4/KGSBR b - 0 | move number must be a whole number from 1 to 2000000000, not '0'",
+                "minishogi | rbsgk/4p/5/P4/KGSBR b - -3 | move number must be a whole number from 1 to 2000000000",
+                "minishogi | rbsgk/4p/5/P4/KGSBR b - 9999999999 | move number must be a whole number from 1 to 2000000000",
+                "minishogi | rbsgk/4p/5/P4/KGSBR b - 2000000001 | move number must be a whole number from 1 to 2000000000, not '2000000001'",
                 "minishogi | rbsgk/4p/5/P4/KGSBR | needs 4 fields",
                 "minishogi | rbsgk/4p/5/P4/KGSBR b - 1 extra | needs 4 fields",
                 "minishogi | 4k/5/5/5/K3R b - 1 | gote's king is in check but it is sente to move",
