@@ -28,7 +28,7 @@ import picocli.CommandLine.Command;
             CommandLine.HelpCommand.class
         },
         footer = {"", "Run 'taikai <command> --help' for the options of a command."})
-public final class Taikai implements Runnable {
+public final class Taikai implements java.util.concurrent.Callable<Integer> {
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
@@ -64,8 +64,10 @@ public final class Taikai implements Runnable {
         return stdin;
     }
 
+    /** No command given: the usage on standard error, and the exit code of bad usage ({@code --help} is 0). */
     @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return 2;
     }
 }

@@ -91,5 +91,9 @@ class PerftCommandTest {
             assertEquals(0, help.exitCode());
             assertTrue(help.out().contains("Usage: taikai " + command), help.out());
         }
+        CliRun none = CliRun.of();
+        assertEquals(2, none.exitCode(), "no command is bad usage");
+        assertTrue(none.err().startsWith("Usage: taikai "), none.err());
+        assertEquals("", none.out());
     }
 }
