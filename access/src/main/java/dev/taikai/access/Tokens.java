@@ -22,6 +22,8 @@ import java.util.Optional;
  * that has become unreadable keeps the tokens it last had while the error is reported.
  */
 public final class Tokens {
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(Tokens.class.getName());
+
     /** A tokens file that cannot be used: the message names the file and line. */
     public static final class Invalid extends Exception {
         public Invalid(String message) {
@@ -98,10 +100,17 @@ public final class Tokens {
             if (!stamp.equals(readAt)) {
                 byHash = parse(file, Files.readAllLines(file, StandardCharsets.UTF_8));
                 readAt = stamp;
+                if (problem != null) {
+                    LOG.info("the tokens file " + file + " reads again: " + byHash.size() + " tokens in force");
+                }
                 problem = null;
             }
         } catch (IOException | Invalid e) {
-            problem = e.getMessage();
+            String found = e instanceof Invalid ? e.getMessage() : "cannot read the tokens file " + file + ": " + e;
+            if (!found.equals(problem)) { // once a problem, not once a check
+                LOG.warning(found + "; the " + byHash.size() + " tokens read before stay in force");
+            }
+            problem = found;
         }
     }
 

@@ -70,6 +70,58 @@ class TokensTest {
         assertTrue(tokens.problem().contains(file + ":1:"), tokens.problem());
     }
 
+    /** An operator sees a tokens file that no longer reads in the log, once, and again when it reads. */
+    @Test
+    void aFileThatStopsReadingIsLoggedOnce() throws Exception {
+        Path file = dir.resolve("tokens");
+        String admin = Tokens.newToken();
+        Files.write(file, List.of(Tokens.line(admin, Role.ADMIN, "alice")));
+        Tokens tokens = Tokens.read(file);
+        List<java.util.logging.LogRecord> logged = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler handler = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord record) {
+                logged.add(record);
+            }
+
+            @Override
+            public void flush() {}
+
+            @Override
+            public void close() {}
+        };
+        java.util.logging.Logger logger = java.util.logging.Logger.getLogger(Tokens.class.getName());
+        logger.addHandler(handler);
+        try {
+            Files.delete(file);
+            Await.until(REREAD, "the missing file noticed", () -> {
+                tokens.authenticate(admin);
+                return tokens.problem() != null;
+            });
+            assertTrue(tokens.authenticate(admin).isPresent(), "the tokens last read stay in force");
+            // the file is checked at most every 0.5 s: asked for 1.2 s more, it is checked again at least twice
+            long noticed = System.nanoTime();
+            Await.until(REREAD, "two more checks of the missing file", () -> {
+                tokens.authenticate(admin);
+                return System.nanoTime() - noticed > 1_200_000_000L;
+            });
+            assertEquals(1, logged.size(), "one warning for the problem, not one a check: " + logged);
+            assertEquals(java.util.logging.Level.WARNING, logged.get(0).getLevel());
+            assertTrue(
+                    logged.get(0).getMessage().startsWith("cannot read the tokens file " + file),
+                    logged.get(0).getMessage());
+
+            Files.write(file, List.of(Tokens.line(admin, Role.ADMIN, "alice")));
+            Await.until(REREAD, "read again and said so", () -> {
+                tokens.authenticate(admin);
+                return tokens.problem() == null && logged.size() == 2;
+            });
+            assertTrue(logged.get(1).getMessage().contains("reads again: 1 tokens in force"), logged.toString());
+        } finally {
+            logger.removeHandler(handler);
+        }
+    }
+
     @Test
     void aBadTokensFileIsRefusedNamingTheFileAndLine() throws Exception {
         Path file = dir.resolve("tokens");

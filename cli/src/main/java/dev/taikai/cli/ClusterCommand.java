@@ -61,13 +61,15 @@ import picocli.CommandLine.Spec;
             ClusterCommand.StatusCommand.class,
             ClusterCommand.Down.class
         })
-final class ClusterCommand implements Runnable {
+final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
     @Spec
     private CommandSpec spec;
 
+    /** No subcommand given: the usage on standard error, and the exit code of bad usage. */
     @Override
-    public void run() {
-        spec.commandLine().usage(spec.commandLine().getOut());
+    public Integer call() {
+        spec.commandLine().usage(spec.commandLine().getErr());
+        return 2;
     }
 
     /** The cluster directory option every subcommand shares. */

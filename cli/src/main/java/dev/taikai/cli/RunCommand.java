@@ -31,8 +31,8 @@ import picocli.CommandLine.Unmatched;
                     + " -ratinginterval N -log (or -debug)",
             "",
             "Overrun margin (how far past its time a move may end before it loses on time): by default a tenth of"
-                    + " a fixed move time or byoyomi, at least 100 ms and at most nine tenths of it, or 100 ms for"
-                    + " Fischer;"
+                    + " a fixed move time or byoyomi, at least 100 ms and at most nine tenths of it; for sudden death"
+                    + " and Fischer 100 ms, or a tenth of the increment when that is more;"
                     + " -timemargin for all engines, timemargin= for one.",
             "",
             "Every finished game is recorded at once (results.json, games/*.kif, all-games.kif, all-games.sfen, taikai.log, report.html) in the records folder:"

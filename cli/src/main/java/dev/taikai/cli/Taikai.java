@@ -13,7 +13,7 @@ import picocli.CommandLine.Command;
         name = "taikai",
         mixinStandardHelpOptions = true,
         versionProvider = Version.class,
-        description = "Tournament manager for USI engines playing Minishogi and Kyoto shogi.",
+        description = "Tournament manager for USI and XBoard engines playing Minishogi and Kyoto shogi.",
         subcommands = {
             RunCommand.class,
             DemoCommand.class,

@@ -91,9 +91,11 @@ class PerftCommandTest {
             assertEquals(0, help.exitCode());
             assertTrue(help.out().contains("Usage: taikai " + command), help.out());
         }
-        CliRun none = CliRun.of();
-        assertEquals(2, none.exitCode(), "no command is bad usage");
-        assertTrue(none.err().startsWith("Usage: taikai "), none.err());
-        assertEquals("", none.out());
+        for (String[] missing : List.of(new String[0], new String[] {"cluster"})) {
+            CliRun none = CliRun.of(missing);
+            assertEquals(2, none.exitCode(), "no command is bad usage: " + List.of(missing));
+            assertTrue(none.err().startsWith("Usage: taikai "), none.err());
+            assertEquals("", none.out());
+        }
     }
 }

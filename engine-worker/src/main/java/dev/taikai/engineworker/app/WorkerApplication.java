@@ -41,7 +41,7 @@ public class WorkerApplication {
     @ConfigProperty(name = "taikai.worker.slots", defaultValue = "0")
     int slots;
 
-    /** A catalog file whose engines are added to the built-in ones (fairy-stockfish, taikai-1..4). */
+    /** A catalog file whose engines are added to the built-in ones (fairy-stockfish, crazywa, sjaakii, taikai-1..4). */
     @ConfigProperty(name = "taikai.worker.catalog")
     Optional<String> catalogFile;
 
