@@ -48,7 +48,10 @@ class XBoardTournamentTest {
             Files.writeString(
                     file,
                     "name: " + name + "\nvariant: " + variant + "\nformat: round-robin\nrounds: 1\ngames: 2\n"
-                            + "time-control: movetime 0.1\nconcurrency: 2\nseed: 7\nadjudication: {move-limit: 60}\n"
+                            // a loaded machine can stall an honest move past the default 90 ms margin (seen:
+                            // 230 ms of 100); this test is about the protocols, so a late move must not end a game
+                            + "time-control: movetime 0.1\noverrun-margin-ms: 2000\nconcurrency: 2\nseed: 7\n"
+                            + "adjudication: {move-limit: 60}\n"
                             + "output: out-" + name + "\n" + openings + "engines: " + engines + "\n");
             CliRun run = CliRun.of("run", file.toString());
             assertEquals(0, run.exitCode(), run.err() + run.out());
