@@ -144,15 +144,27 @@ public record TournamentSpec(
     public int gamesExpected() {
         long games = switch (format) {
             case LEAGUE -> {
+                // the engines in play change only where one joins or leaves: count between those rounds
+                java.util.TreeSet<Integer> changes = new java.util.TreeSet<>(List.of(1));
+                for (Entrant e : entrants) {
+                    changes.add(e.rounds().from());
+                    if (e.rounds().until() > 0) {
+                        changes.add(e.rounds().until() + 1);
+                    }
+                }
                 long sum = 0;
-                for (int round = 1; round <= rounds; round++) {
-                    int r = round;
+                for (int first : changes) {
+                    if (first > rounds) {
+                        break;
+                    }
+                    Integer next = changes.higher(first);
+                    int last = next == null ? rounds : Math.min(rounds, next - 1);
                     long playing = entrants.stream()
-                            .filter(e -> e.rounds().from() <= r
+                            .filter(e -> e.rounds().from() <= first
                                     && (e.rounds().until() == 0
-                                            || r <= e.rounds().until()))
+                                            || first <= e.rounds().until()))
                             .count();
-                    sum += playing / 2 * gamesPerPairing;
+                    sum += (long) (last - first + 1) * (playing / 2) * gamesPerPairing;
                 }
                 yield sum;
             }
