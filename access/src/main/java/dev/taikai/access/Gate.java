@@ -44,6 +44,13 @@ public final class Gate {
     }
 
     /**
+     * A valid caller asking for an HTTP operation no service answers: 404 for a path it does not have, 405
+     * for a method its path does not take. Refused here all the same, so the answer is the truthful one
+     * while nothing the policy does not list is ever reached.
+     */
+    public record NoSuchOperation(int httpStatus, String reason) implements Decision {}
+
+    /**
      * The gate a service runs with: the tokens in {@code tokensFile}; without one, access control is off
      * only when {@code disabled} says so explicitly, and the service refuses to start otherwise.
      *
@@ -132,8 +139,7 @@ public final class Gate {
             return new Unauthenticated("the session has ended (logged out, expired, or its token revoked): log in");
         }
         if (!Policy.allowed(operation).contains(caller.get().role())) {
-            return new Denied(
-                    "'" + caller.get().name() + "' (" + caller.get().role().id() + ") may not call " + operation);
+            return refusal(caller.get(), operation);
         }
         return new Allowed(caller.get());
     }
@@ -162,9 +168,20 @@ public final class Gate {
         }
         Set<Role> allowed = Policy.allowed(operation);
         if (!allowed.contains(caller.get().role())) {
-            return new Denied(
-                    "'" + caller.get().name() + "' (" + caller.get().role().id() + ") may not call " + operation);
+            return refusal(caller.get(), operation);
         }
         return new Allowed(caller.get());
+    }
+
+    /** Why {@code caller} may not call {@code operation}: its role, or (HTTP) an operation no one may call. */
+    private static Decision refusal(Caller caller, String operation) {
+        if (Policy.allowed(operation).isEmpty() && operation.contains(" ")) {
+            String method = operation.substring(0, operation.indexOf(' '));
+            String path = operation.substring(operation.indexOf(' ') + 1);
+            return Policy.knowsPath(path)
+                    ? new NoSuchOperation(405, path + " does not answer " + method)
+                    : new NoSuchOperation(404, "no such resource: " + path);
+        }
+        return new Denied("'" + caller.name() + "' (" + caller.role().id() + ") may not call " + operation);
     }
 }

@@ -90,6 +90,13 @@ public final class Policy {
         return RULES.getOrDefault(operation, Set.of());
     }
 
+    /** True when some HTTP operation of the policy is on {@code path} (as {@link #http} writes it). */
+    public static boolean knowsPath(String path) {
+        return RULES.keySet().stream()
+                .anyMatch(op ->
+                        op.indexOf(' ') > 0 && op.substring(op.indexOf(' ') + 1).equals(path));
+    }
+
     /**
      * The HTTP operation for a request: {@code VERB /path} with each tournament id, entrant name and game
      * id written {@code *}.

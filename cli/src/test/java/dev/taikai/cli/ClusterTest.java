@@ -412,6 +412,9 @@ class ClusterTest {
         assertEquals(403, status("POST", api, viewer), "a viewer reads only");
         assertEquals(403, status("GET", api, worker), "a worker calls nothing");
         assertEquals(403, status("DELETE", api + "/anything", referee));
+        String admin = cluster.token(Role.ADMIN);
+        assertEquals(405, status("PUT", api + "/anything", admin), "a method the resource does not answer");
+        assertEquals(404, status("GET", cluster.scheduler().http() + "/api/nothing", admin), "no such resource");
         for (LocalCluster.Member member : cluster.members()) {
             if (member.role().equals("kafka")) {
                 continue;

@@ -44,9 +44,10 @@ public final class GrpcGate implements ServerInterceptor {
         String method = call.getMethodDescriptor().getFullMethodName();
         Gate.Decision decision = gate.check(method, headers.get(AUTHORIZATION));
         if (!(decision instanceof Gate.Allowed)) {
-            Status status = decision instanceof Gate.Denied denied
-                    ? Status.PERMISSION_DENIED.withDescription(denied.reason())
-                    : Status.UNAUTHENTICATED.withDescription(((Gate.Unauthenticated) decision).reason());
+            Status status = (decision instanceof Gate.Unauthenticated
+                            ? Status.UNAUTHENTICATED
+                            : Status.PERMISSION_DENIED)
+                    .withDescription(decision.reason());
             return refuse(call, status);
         }
         Optional<ServiceRole> peer = checkCertificates ? Policy.requiredPeer(method) : Optional.empty();

@@ -81,11 +81,13 @@ public class AccessControl {
                 context.next();
                 return;
             }
-            context.response()
+            var response = context.response()
                     .setStatusCode(decision.httpStatus())
-                    .putHeader("Content-Type", "application/json")
-                    .putHeader("WWW-Authenticate", "Bearer")
-                    .end("{\"error\": \"" + decision.reason().replace("\"", "'") + "\"}\n");
+                    .putHeader("Content-Type", "application/json");
+            if (decision instanceof Gate.Unauthenticated) {
+                response.putHeader("WWW-Authenticate", "Bearer");
+            }
+            response.end("{\"error\": \"" + decision.reason().replace("\"", "'") + "\"}\n");
         });
     }
 }
