@@ -285,6 +285,11 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
+            if (concurrency < 0) {
+                throw new ExitCodes.UsageException(
+                        "--concurrency is a number of games at once (0 or none: the scheduler's default), not "
+                                + concurrency);
+            }
             LocalCluster cluster = recorded();
             Future<SchedulerClient> connecting = connecting(cluster);
             RunPlan plan = plan(file, out);
@@ -308,7 +313,7 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
             TournamentState state;
             try {
                 state = scheduler.create(ClusterRecords.specMessage(plan).toBuilder()
-                        .setConcurrency(Math.max(0, concurrency))
+                        .setConcurrency(concurrency)
                         .build());
             } catch (SchedulerClient.Refused e) {
                 if (e.status() == 400) {
@@ -327,7 +332,14 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
                 err.flush();
                 return 0;
             }
-            return follow(cluster, scheduler, plan, state, spec.commandLine().getOut(), err);
+            return follow(
+                    cluster,
+                    scheduler,
+                    plan,
+                    state,
+                    fetchCommand(dir, id, file, plan.output()),
+                    spec.commandLine().getOut(),
+                    err);
         }
 
         /** The engines the cluster's workers know: the built-in ones and those of its --catalog file. */
@@ -385,6 +397,7 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
                     scheduler,
                     plan,
                     state,
+                    fetchCommand(dir, id, file, plan.output()),
                     spec.commandLine().getOut(),
                     spec.commandLine().getErr());
         }
@@ -427,6 +440,7 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
             SchedulerClient scheduler,
             RunPlan plan,
             TournamentState state,
+            String refetch,
             PrintWriter out,
             PrintWriter err)
             throws IOException {
@@ -478,6 +492,14 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
         out.printf(
                 "Records on the scheduler: %s/api/tournaments/%s/games (with an access token, docs/access.md)%n",
                 cluster.scheduler().http(), id);
+        if ((state.getStatus() == Status.STATUS_CANCELLED || state.getStatus() == Status.STATUS_ABORTED)
+                && state.getFinishedGames() < state.getPublishedGames()) {
+            // the games in play when it stopped still count as they end, and nobody knows which have begun
+            out.printf(
+                    "%d of the games handed out were not counted when it stopped; those in play count as they"
+                            + " end, and this writes the records again with them: %s%n",
+                    state.getPublishedGames() - state.getFinishedGames(), refetch);
+        }
         out.flush();
         err.flush();
         return state.getStatus() == Status.STATUS_CANCELLED || state.getStatus() == Status.STATUS_ABORTED

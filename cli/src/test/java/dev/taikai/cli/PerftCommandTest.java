@@ -91,6 +91,9 @@ class PerftCommandTest {
             assertEquals(0, help.exitCode());
             assertTrue(help.out().contains("Usage: taikai " + command), help.out());
         }
+        CliRun negative = CliRun.of("cluster", "submit", "--concurrency", "-5", "t.yaml");
+        assertEquals(2, negative.exitCode(), negative.err());
+        assertTrue(negative.err().contains("--concurrency is a number of games at once"), negative.err());
         for (String[] missing : List.of(new String[0], new String[] {"cluster"})) {
             CliRun none = CliRun.of(missing);
             assertEquals(2, none.exitCode(), "no command is bad usage: " + List.of(missing));

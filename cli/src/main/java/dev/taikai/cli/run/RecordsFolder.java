@@ -29,13 +29,19 @@ public final class RecordsFolder {
 
     /**
      * Refuses an output folder that holds the games of another run (one on this machine, or another cluster
-     * tournament than {@code tournamentId}, which is null before the tournament is created).
+     * tournament than {@code tournamentId}, which is null before the tournament is created), and one that
+     * cannot be made; makes it.
      */
     public static void checkFree(RunPlan plan, String tournamentId) throws ConfigException, IOException {
         Path dir = plan.output();
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new ConfigException(
                     "output " + dir + " is a file; the records need a folder (the file's 'output:' or --out DIR)");
+        }
+        try {
+            Files.createDirectories(dir); // now, as 'taikai run' does: not after the tournament has played
+        } catch (IOException e) {
+            throw new ConfigException("cannot create the records folder " + dir + ": " + RunRecords.reason(dir, e));
         }
         Path journal = dir.resolve("games.jsonl");
         if (!Files.exists(journal) || Files.size(journal) == 0) {

@@ -170,7 +170,7 @@ final class RunRecords implements AutoCloseable {
         }
     }
 
-    private static String reason(Path dir, IOException e) {
+    static String reason(Path dir, IOException e) {
         if (e instanceof java.nio.file.NoSuchFileException) { // missing parents are made: the place refuses folders
             return "folders cannot be made there";
         }
