@@ -326,20 +326,15 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
                     "%s: tournament %s accepted by the scheduler, %s planned%n",
                     plan.spec().name(), id, Plural.games(state.getPlannedGames()));
             err.flush();
+            String refetch = fetchCommand(dir, id, file, plan.output());
             if (detach) {
                 spec.commandLine().getOut().println(id);
-                err.println("Follow it and write its records with: " + fetchCommand(dir, id, file, plan.output()));
+                err.println("Follow it and write its records with: " + refetch);
                 err.flush();
                 return 0;
             }
             return follow(
-                    cluster,
-                    scheduler,
-                    plan,
-                    state,
-                    fetchCommand(dir, id, file, plan.output()),
-                    spec.commandLine().getOut(),
-                    err);
+                    cluster, scheduler, plan, state, refetch, spec.commandLine().getOut(), err);
         }
 
         /** The engines the cluster's workers know: the built-in ones and those of its --catalog file. */

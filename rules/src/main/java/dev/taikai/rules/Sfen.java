@@ -248,13 +248,12 @@ public final class Sfen {
         }
 
         private int readMoveNumber(String field) throws InvalidSfenException {
-            if (!field.matches("[0-9]{1,10}")
-                    || Long.parseLong(field) == 0
-                    || Long.parseLong(field) > MAX_MOVE_NUMBER) {
+            long number = field.matches("[0-9]{1,10}") ? Long.parseLong(field) : 0;
+            if (number < 1 || number > MAX_MOVE_NUMBER) {
                 throw error("move number must be a whole number from 1 to " + MAX_MOVE_NUMBER + ", not '"
                         + Usi.printable(field) + "'");
             }
-            return Integer.parseInt(field);
+            return (int) number;
         }
 
         private void checkMaterial() throws InvalidSfenException {

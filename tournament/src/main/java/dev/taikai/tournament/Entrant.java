@@ -35,6 +35,11 @@ public record Entrant(
                                 + from + " to " + until);
             }
         }
+
+        /** True when the engine plays in {@code round}. */
+        public boolean includes(int round) {
+            return from <= round && (until == 0 || round <= until);
+        }
     }
 
     /** Checks what will reach the engine and the records as {@link EngineText} checks it. */

@@ -160,9 +160,7 @@ public record TournamentSpec(
                     Integer next = changes.higher(first);
                     int last = next == null ? rounds : Math.min(rounds, next - 1);
                     long playing = entrants.stream()
-                            .filter(e -> e.rounds().from() <= first
-                                    && (e.rounds().until() == 0
-                                            || first <= e.rounds().until()))
+                            .filter(e -> e.rounds().includes(first))
                             .count();
                     sum += (long) (last - first + 1) * (playing / 2) * gamesPerPairing;
                 }

@@ -14,7 +14,6 @@ import dev.taikai.referee.game.GameRecord;
 import dev.taikai.referee.game.Referee;
 import dev.taikai.rules.Color;
 import dev.taikai.tournament.Entrant;
-import dev.taikai.tournament.Format;
 import dev.taikai.tournament.Standings;
 import dev.taikai.tournament.TournamentSpec;
 import dev.taikai.tournament.run.Counted;
@@ -219,11 +218,8 @@ public final class LocalRunner {
      * they start and the ETA never runs below zero. 0 for a league without an end.
      */
     private int expectedGames(TournamentRun run) {
-        TournamentSpec spec = run.spec();
-        if (spec.format() == Format.LEAGUE && spec.rounds() == 0) {
-            return 0;
-        }
-        return Math.max(spec.gamesExpected(), begun.get());
+        int expected = run.spec().gamesExpected();
+        return expected == 0 ? 0 : Math.max(expected, begun.get());
     }
 
     /**
