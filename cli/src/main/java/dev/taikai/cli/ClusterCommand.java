@@ -82,8 +82,8 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
 
         LocalCluster recorded() throws IOException {
             return LocalCluster.recorded(dir)
-                    .orElseThrow(() -> new ExitCodes.UsageException(
-                            "no cluster recorded in " + dir + "; start one with 'taikai cluster up'"));
+                    .orElseThrow(() -> new ExitCodes.UsageException("no cluster recorded in " + dir
+                            + "; start one with './taikai cluster up" + dirOption(dir) + "'"));
         }
     }
 
@@ -184,6 +184,10 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
                     throw new ExitCodes.UsageException(e.getMessage());
                 }
             }
+            if (LocalCluster.isRecorded(dir)) {
+                throw new ExitCodes.UsageException("a cluster is already recorded in " + dir
+                        + "; stop it first with './taikai cluster down" + dirOption(dir) + "'");
+            }
             PrintWriter out = spec.commandLine().getOut();
             LocalCluster cluster;
             try {
@@ -215,12 +219,12 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
         }
     }
 
-    /** The commands that use the cluster just started, with its directory when it is not the default. */
     /** The --dir option as a user types it for {@code dir}: nothing for the default directory. */
     private static String dirOption(Path dir) {
         return dir.normalize().equals(Path.of(".taikai-cluster")) ? "" : " --dir " + dir;
     }
 
+    /** The commands that use the cluster just started, with its directory when it is not the default. */
     static String hint(Path dir) {
         String where = dirOption(dir);
         return "Submit a tournament with: ./taikai cluster submit" + where + " <tournament file>; stop with: ./taikai"
@@ -372,6 +376,10 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
+            if (id.isEmpty() || id.equals(".") || id.equals("..")) {
+                // not a path segment: asked for, it would name the list of tournaments or its parent
+                throw new ExitCodes.UsageException("the cluster has no tournament '" + id + "'");
+            }
             LocalCluster cluster = recorded();
             Future<SchedulerClient> connecting = connecting(cluster);
             RunPlan plan = plan(file, out);
@@ -428,7 +436,8 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
 
     /**
      * Prints each game of the tournament as it is counted until the tournament stops, then writes the
-     * records folder and prints the report; returns the exit code for the tournament's end.
+     * records folder and prints the report; returns the exit code for the tournament's end. A Ctrl-C stops
+     * this command and not the tournament: its last word says so, and how to pick the tournament up again.
      */
     private static int follow(
             LocalCluster cluster,
@@ -440,66 +449,83 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
             PrintWriter err)
             throws IOException {
         String id = state.getTournamentId();
-        List<GameRecord> records = new ArrayList<>();
-        long started = System.nanoTime();
-        while (true) {
-            var page = scheduler.records(id, records.size(), 1000, WAIT_MILLIS);
-            for (GameRecord record : page.getRecordsList()) {
-                var game = GameMessages.record(record).record();
-                records.add(record);
-                err.printf(
-                        Locale.ROOT,
-                        "[%d/%d] %s %s vs %s: %s by %s (%s, referee %s) | %.0f s elapsed%n",
-                        records.size(),
-                        // the scheduler's plan grows round by round: the total is what the spec says it will be
-                        Math.max(plan.spec().gamesExpected(), state.getPlannedGames()),
-                        game.id(),
-                        game.assignment().sente(),
-                        game.assignment().gote(),
-                        game.winner() == null ? "draw" : game.winner() + " wins",
-                        game.outcome().termination().name().toLowerCase(Locale.ROOT),
-                        Plural.plies(game.plies()),
-                        record.getRefereeId(),
-                        (System.nanoTime() - started) / 1e9);
-            }
-            err.flush();
-            state = page.getState();
-            if (page.getRecordsCount() == 0 && settled(state) && records.size() >= page.getTotal()) {
-                break;
-            }
-        }
+        Thread interrupted = new Thread(
+                () -> {
+                    err.println();
+                    err.println("Interrupted; tournament " + id + " goes on in the cluster. Follow it and write its"
+                            + " records with: " + refetch);
+                    err.flush();
+                },
+                "taikai-interrupted");
+        Runtime.getRuntime().addShutdownHook(interrupted);
         try {
-            // only the games whose records say they have a log: a request for each game would be
-            // thousands of questions answered "none" at the end of a long tournament
-            Set<String> logged = records.stream()
-                    .filter(GameRecord::getEngineLog)
-                    .map(r -> r.getAssignment().getLocalId())
-                    .collect(Collectors.toSet());
-            RecordsFolder.EngineLogSource logs =
-                    game -> logged.contains(game) ? scheduler.engineLog(id, game) : Optional.empty();
-            ClusterRecords.write(plan, state, records, logs, out).forEach(w -> err.println("warning: " + w));
-        } catch (ConfigException e) {
-            throw new ExitCodes.UsageException(e.getMessage());
-        }
-        out.printf(
-                "%nTournament %s: %s (%s)%n",
-                id, state.getStatus().name().substring(7).toLowerCase(Locale.ROOT), state.getStatusDetail());
-        out.printf(
-                "Records on the scheduler: %s/api/tournaments/%s/games (with an access token, docs/access.md)%n",
-                cluster.scheduler().http(), id);
-        if ((state.getStatus() == Status.STATUS_CANCELLED || state.getStatus() == Status.STATUS_ABORTED)
-                && state.getFinishedGames() < state.getPublishedGames()) {
-            // the games in play when it stopped still count as they end, and nobody knows which have begun
+            List<GameRecord> records = new ArrayList<>();
+            long started = System.nanoTime();
+            while (true) {
+                var page = scheduler.records(id, records.size(), 1000, WAIT_MILLIS);
+                for (GameRecord record : page.getRecordsList()) {
+                    var game = GameMessages.record(record).record();
+                    records.add(record);
+                    err.printf(
+                            Locale.ROOT,
+                            "[%d/%d] %s %s vs %s: %s by %s (%s, referee %s) | %.0f s elapsed%n",
+                            records.size(),
+                            // the scheduler's plan grows round by round: the total is what the spec says it will be
+                            Math.max(plan.spec().gamesExpected(), state.getPlannedGames()),
+                            game.id(),
+                            game.assignment().sente(),
+                            game.assignment().gote(),
+                            game.winner() == null ? "draw" : game.winner() + " wins",
+                            game.outcome().termination().name().toLowerCase(Locale.ROOT),
+                            Plural.plies(game.plies()),
+                            record.getRefereeId(),
+                            (System.nanoTime() - started) / 1e9);
+                }
+                err.flush();
+                state = page.getState();
+                if (page.getRecordsCount() == 0 && settled(state) && records.size() >= page.getTotal()) {
+                    break;
+                }
+            }
+            try {
+                // only the games whose records say they have a log: a request for each game would be
+                // thousands of questions answered "none" at the end of a long tournament
+                Set<String> logged = records.stream()
+                        .filter(GameRecord::getEngineLog)
+                        .map(r -> r.getAssignment().getLocalId())
+                        .collect(Collectors.toSet());
+                RecordsFolder.EngineLogSource logs =
+                        game -> logged.contains(game) ? scheduler.engineLog(id, game) : Optional.empty();
+                ClusterRecords.write(plan, state, records, logs, out).forEach(w -> err.println("warning: " + w));
+            } catch (ConfigException e) {
+                throw new ExitCodes.UsageException(e.getMessage());
+            }
             out.printf(
-                    "%d of the games handed out were not counted when it stopped; those in play count as they"
-                            + " end, and this writes the records again with them: %s%n",
-                    state.getPublishedGames() - state.getFinishedGames(), refetch);
+                    "%nTournament %s: %s (%s)%n",
+                    id, state.getStatus().name().substring(7).toLowerCase(Locale.ROOT), state.getStatusDetail());
+            out.printf(
+                    "Records on the scheduler: %s/api/tournaments/%s/games (with an access token, docs/access.md)%n",
+                    cluster.scheduler().http(), id);
+            if ((state.getStatus() == Status.STATUS_CANCELLED || state.getStatus() == Status.STATUS_ABORTED)
+                    && state.getFinishedGames() < state.getPublishedGames()) {
+                // the games in play when it stopped still count as they end, and nobody knows which have begun
+                out.printf(
+                        "%d of the games handed out were not counted when it stopped; those in play count as they"
+                                + " end, and this writes the records again with them: %s%n",
+                        state.getPublishedGames() - state.getFinishedGames(), refetch);
+            }
+            out.flush();
+            err.flush();
+            return state.getStatus() == Status.STATUS_CANCELLED || state.getStatus() == Status.STATUS_ABORTED
+                    ? ExitCodes.FAILURE
+                    : 0;
+        } finally {
+            try {
+                Runtime.getRuntime().removeShutdownHook(interrupted);
+            } catch (IllegalStateException e) {
+                // the JVM is already shutting down: the hook says its line
+            }
         }
-        out.flush();
-        err.flush();
-        return state.getStatus() == Status.STATUS_CANCELLED || state.getStatus() == Status.STATUS_ABORTED
-                ? ExitCodes.FAILURE
-                : 0;
     }
 
     @Command(

@@ -400,6 +400,96 @@ class ClusterTest {
         assertEquals(1, taikai(new StringWriter(), new StringWriter(), printed.split(" ")), "fetched again, the same");
     }
 
+    /**
+     * A Ctrl-C stops 'cluster submit' and not the tournament: it says so and prints the command that picks
+     * the tournament up again. An id that is no path segment is no tournament (it would name the list).
+     */
+    @Test
+    void aCtrlCDuringSubmitPrintsTheFetchCommandAndTheTournamentGoesOn() throws Exception {
+        Path file = dir.resolve("interrupted.yaml");
+        Files.writeString(
+                file,
+                String.join(
+                        "\n",
+                        "name: interrupted",
+                        "variant: minishogi",
+                        "catalog: fakes.yaml",
+                        "rounds: 20",
+                        "concurrency: 1",
+                        "adjudication: {move-limit: 6}",
+                        "engines: [fake-slow, fake-a]",
+                        ""));
+        Path err = dir.resolve("interrupted.err");
+        Process submit = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Dtaikai.home=" + Path.of("..").toAbsolutePath().normalize(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        "dev.taikai.cli.Taikai",
+                        "cluster",
+                        "submit",
+                        "--dir",
+                        cluster.directory().toString(),
+                        "--out",
+                        dir.resolve("interrupted-records").toString(),
+                        file.toString())
+                .redirectOutput(dir.resolve("interrupted.out").toFile())
+                .redirectError(err.toFile())
+                .start();
+        String id = null;
+        try {
+            ClusterProbe.await(
+                    "the first game counted",
+                    Duration.ofSeconds(120),
+                    () -> Files.readString(err).contains("[1/") || !submit.isAlive());
+            assertTrue(submit.isAlive(), Files.readString(err));
+            String printed = Files.readString(err);
+            String accepted = printed.lines()
+                    .filter(line -> line.startsWith("interrupted: tournament "))
+                    .findFirst()
+                    .orElseThrow(() -> new AssertionError("no tournament id in: " + printed));
+            id = accepted.split(" ")[2];
+            assertEquals(
+                    0,
+                    new ProcessBuilder("kill", "-INT", Long.toString(submit.pid()))
+                            .start()
+                            .waitFor());
+            assertTrue(submit.waitFor(60, TimeUnit.SECONDS), "'cluster submit' ends on a Ctrl-C");
+            assertEquals(130, submit.exitValue(), Files.readString(err));
+            String said = Files.readString(err);
+            assertTrue(
+                    said.contains("Interrupted; tournament " + id + " goes on in the cluster. Follow it and write"
+                            + " its records with: ./taikai cluster fetch --dir " + cluster.directory() + " --out "
+                            + dir.resolve("interrupted-records") + " " + id + " " + file),
+                    said);
+            assertEquals(Status.STATUS_RUNNING, scheduler.state(id).getStatus(), "the tournament goes on");
+        } finally {
+            submit.destroyForcibly();
+            if (id != null) {
+                scheduler.cancel(id, "test over");
+            }
+        }
+        for (String notAnId : List.of("", ".", "..")) {
+            StringWriter out = new StringWriter();
+            StringWriter said = new StringWriter();
+            assertEquals(
+                    2,
+                    taikai(
+                            out,
+                            said,
+                            "cluster",
+                            "fetch",
+                            "--dir",
+                            cluster.directory().toString(),
+                            notAnId,
+                            file.toString()),
+                    said.toString());
+            assertEquals(
+                    "taikai cluster fetch: the cluster has no tournament '" + notAnId + "'" + System.lineSeparator(),
+                    said.toString());
+        }
+    }
+
     @Test
     void everyEndpointWantsATokenOfTheRightRoleAndNoSecretIsLogged() throws Exception {
         String viewer = cluster.token(Role.VIEWER);
@@ -415,6 +505,14 @@ class ClusterTest {
         String admin = cluster.token(Role.ADMIN);
         assertEquals(405, status("PUT", api + "/anything", admin), "a method the resource does not answer");
         assertEquals(404, status("GET", cluster.scheduler().http() + "/api/nothing", admin), "no such resource");
+        HttpResponse<String> nothing = ClusterProbe.http()
+                .send(
+                        HttpRequest.newBuilder(URI.create(cluster.scheduler().http() + "/api/nothing"))
+                                .header("Authorization", "Bearer " + admin)
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
+        // the gate's refusals read as the services' own do
+        assertEquals("{\"error\":\"no such resource: /api/nothing\"}", nothing.body());
         for (LocalCluster.Member member : cluster.members()) {
             if (member.role().equals("kafka")) {
                 continue;

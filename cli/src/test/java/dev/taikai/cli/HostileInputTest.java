@@ -362,6 +362,14 @@ class HostileInputTest {
         Answer offset = raw("GET", "/api/tournaments/x/games?offset=abc", null, null);
         assertEquals(400, offset.status());
         assertEquals("{\"error\":\"offset must be a whole number from 0 to 2147483647, not 'abc'\"}", offset.body());
+        // Java's parser reads full-width digits too; the API takes ASCII digits only, as every other program
+        Answer fullWidth = raw("GET", "/api/tournaments/x/games?limit=%EF%BC%95", null, null);
+        assertEquals(400, fullWidth.status());
+        assertEquals("{\"error\":\"limit must be a whole number from 1 to 1000, not '\uFF15'\"}", fullWidth.body());
+        assertEquals(
+                400,
+                raw("GET", "/api/tournaments/x/games?offset=99999999999999999999", null, null)
+                        .status());
         // protobuf's wire format cannot carry a lone surrogate (it sends a question mark); a JSON escape can
         Answer surrogate = post(
                 "/api/tournaments",
@@ -524,7 +532,6 @@ class HostileInputTest {
         return new Answer(response.statusCode(), response.body());
     }
 
-    /** The median time of {@code n} ordinary requests of the admin, in milliseconds. */
     /** The median time, in ms, of {@code n} requests for {@code path} by the admin, one after another. */
     private static double medianMillis(String path, int n) throws Exception {
         double[] millis = new double[n];

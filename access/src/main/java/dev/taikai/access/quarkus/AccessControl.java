@@ -3,6 +3,7 @@ package dev.taikai.access.quarkus;
 import dev.taikai.access.Gate;
 import dev.taikai.access.Policy;
 import dev.taikai.access.Tokens;
+import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
@@ -87,7 +88,8 @@ public class AccessControl {
             if (decision instanceof Gate.Unauthenticated) {
                 response.putHeader("WWW-Authenticate", "Bearer");
             }
-            response.end("{\"error\": \"" + decision.reason().replace("\"", "'") + "\"}\n");
+            // the reason may quote the request's path: JSON-escaped, as the services' own refusals are
+            response.end(new JsonObject().put("error", decision.reason()).encode());
         });
     }
 }

@@ -132,7 +132,7 @@ public final class LocalCluster {
             Path root, Path directory, Shape shape, Duration readyWithin, LoopbackPorts.Source ports)
             throws IOException, InterruptedException {
         Files.createDirectories(directory);
-        if (Files.exists(directory.resolve(STATE))) {
+        if (isRecorded(directory)) {
             throw new IllegalStateException("a cluster is already recorded in " + directory.resolve(STATE)
                     + "; run 'taikai cluster down' first");
         }
@@ -607,6 +607,11 @@ public final class LocalCluster {
         }
         Files.writeString(
                 directory.resolve(STATE), JSON.writerWithDefaultPrettyPrinter().writeValueAsString(state));
+    }
+
+    /** Whether a cluster is recorded in {@code directory} (started and not stopped). */
+    public static boolean isRecorded(Path directory) {
+        return Files.exists(directory.resolve(STATE));
     }
 
     /** The cluster recorded in {@code directory}, if there is one. */

@@ -224,20 +224,23 @@ public class TournamentResource {
                 workers);
     }
 
+    private static final java.util.regex.Pattern ASCII_NUMBER = java.util.regex.Pattern.compile("[0-9]{1,18}");
+
     private static final java.util.regex.Pattern GAME_ID = java.util.regex.Pattern.compile("[A-Za-z0-9._-]{1,64}");
 
     /** The media type of an engine log. */
     public static final String GZIP = "application/gzip";
 
-    /** A whole number query parameter within bounds, or an error that says which and why. */
+    /**
+     * A whole number query parameter within bounds, or an error that says which and why. ASCII digits only:
+     * Java would read other scripts' digits too (full-width ones, say), which no other program takes.
+     */
     private static int number(String name, String text, int min, int max) {
-        try {
-            int value = Integer.parseInt(text.strip());
+        if (ASCII_NUMBER.matcher(text).matches()) {
+            long value = Long.parseLong(text);
             if (value >= min && value <= max) {
-                return value;
+                return (int) value;
             }
-        } catch (NumberFormatException e) {
-            // said below
         }
         throw new IllegalArgumentException(
                 name + " must be a whole number from " + min + " to " + max + ", not '" + EngineText.shown(text) + "'");
