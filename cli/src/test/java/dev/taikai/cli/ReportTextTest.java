@@ -4,7 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.taikai.cli.run.Tournaments;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -14,7 +17,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ReportTextTest {
     @Test
-    void drawnGamesGiveNoIntervalAndTheRunsOwnFiguresWaitForVerbose(@TempDir Path dir) {
+    void drawnGamesGiveNoIntervalAndTheRunsOwnFiguresWaitForVerbose(@TempDir Path dir) throws Exception {
         String[] match = {
             "run",
             "-variant",
@@ -42,11 +45,59 @@ class ReportTextTest {
         assertFalse(report.contains("-0.0") || report.contains("± 0.0"), report);
         assertFalse(report.contains("manager CPU"), "benchmark figures only with --verbose: " + report);
         assertTrue(plain.err().contains("(6 plies)"), plain.err());
+        JsonNode matchJson = Tournaments.results(dir.resolve("plain")).get("match");
+        for (String key : List.of("elo_error", "elo_lower", "elo_upper", "pentanomial_elo_lower")) {
+            assertTrue(matchJson.get(key).isNull(), "no interval in results.json either: " + key + " " + matchJson);
+        }
+        assertEquals("0.0", matchJson.get("elo").asText(), "not -0.0");
 
         CliRun verbose = CliRun.of(
                 concat(match, "--verbose", "-out", dir.resolve("verbose").toString()));
         assertEquals(0, verbose.exitCode(), verbose.err());
         assertTrue(verbose.out().contains("manager CPU"), verbose.out());
+    }
+
+    /**
+     * An engine without a game (the bye of a three-engine Swiss round) has no rating and comes last; it was
+     * fitted with the others and ranked first, and every error read infinite.
+     */
+    @Test
+    void anEngineWithoutAGameIsUnratedAndRankedLast(@TempDir Path dir) throws Exception {
+        CliRun swiss = CliRun.of(
+                "run",
+                "-variant",
+                "minishogi",
+                "-tournament",
+                "swiss",
+                "-engine",
+                "conf=taikai-1",
+                "-engine",
+                "conf=taikai-2",
+                "-engine",
+                "conf=taikai-3",
+                "-each",
+                "nodes=20",
+                "-rounds",
+                "1",
+                "-games",
+                "2",
+                "-out",
+                dir.resolve("swiss").toString());
+        assertEquals(0, swiss.exitCode(), swiss.err());
+        List<String> rows = swiss.out()
+                .lines()
+                .dropWhile(line -> !line.startsWith("Rank"))
+                .skip(1)
+                .limit(3)
+                .toList();
+        assertTrue(rows.get(2).matches("\\s*3\\s+taikai-\\d\\s+0\\s+0\\.0\\s+0\\s+0\\s+0\\s+-\\s+-"), rows.toString());
+        for (String rated : rows.subList(0, 2)) {
+            assertFalse(rated.contains("inf") || rated.endsWith(" -"), rows.toString());
+        }
+        assertTrue(swiss.out().contains("; an engine without a game has none"), swiss.out());
+        JsonNode standings = Tournaments.results(dir.resolve("swiss")).get("standings");
+        assertTrue(standings.get(2).get("elo").isNull(), standings.toString());
+        assertEquals(0, standings.get(2).get("games").asInt(), standings.toString());
     }
 
     private static String[] concat(String[] first, String... more) {

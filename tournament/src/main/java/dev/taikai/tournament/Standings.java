@@ -11,6 +11,7 @@ import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The standings of a tournament as a projection of its game records. A record counts once, by its
@@ -154,26 +155,23 @@ public final class Standings {
         return clocks.getOrDefault(engine, ClockUse.none(engine));
     }
 
-    /** True when the rating fit needed its prior (the games separate the field); see {@link RatingFit}. */
-    public synchronized boolean ratingsUsePrior() {
+    /** The maximum-likelihood fit over all games counted so far (see {@link RatingFit}); empty before any. */
+    public synchronized Optional<RatingFit.Fit> ratingFit() {
         List<RatingFit.Game> fitGames = new ArrayList<>();
         for (GameRecord game : games.values()) {
             var a = game.assignment();
             fitGames.add(new RatingFit.Game(
                     entrants.indexOf(a.sente()), entrants.indexOf(a.gote()), game.scoreOf(a.sente())));
         }
-        return !fitGames.isEmpty() && RatingFit.fit(entrants.size(), fitGames).prior();
+        return fitGames.isEmpty() ? Optional.empty() : Optional.of(RatingFit.fit(entrants.size(), fitGames));
     }
 
-    /** The table, best first: by rating from the maximum-likelihood fit over all games, then by points. */
+    /**
+     * The table, best first: by rating from the maximum-likelihood fit over all games, then by points; an
+     * engine without a game has no rating (NaN) and comes after those that have one.
+     */
     public synchronized List<Row> table() {
-        List<RatingFit.Game> fitGames = new ArrayList<>();
-        for (GameRecord game : games.values()) {
-            var a = game.assignment();
-            fitGames.add(new RatingFit.Game(
-                    entrants.indexOf(a.sente()), entrants.indexOf(a.gote()), game.scoreOf(a.sente())));
-        }
-        RatingFit.Fit fit = fitGames.isEmpty() ? null : RatingFit.fit(entrants.size(), fitGames);
+        RatingFit.Fit fit = ratingFit().orElse(null);
         List<RatingFit.Rating> ratings = fit == null ? null : fit.ratings();
         List<Row> rows = new ArrayList<>();
         for (int i = 0; i < entrants.size(); i++) {
@@ -184,7 +182,8 @@ public final class Standings {
             rows.add(new Row(0, engine, wdl.games(), wdl.points(), wdl, elo, error));
         }
         // ratings equal to a tenth of a point are ties, broken by points
-        rows.sort(Comparator.comparingDouble((Row r) -> Double.isNaN(r.elo()) ? 0 : -Math.round(r.elo() * 10) / 10.0)
+        rows.sort(Comparator.comparing((Row r) -> Double.isNaN(r.elo()))
+                .thenComparingDouble(r -> Double.isNaN(r.elo()) ? 0 : -Math.round(r.elo() * 10) / 10.0)
                 .thenComparingDouble(r -> -r.points()));
         List<Row> ranked = new ArrayList<>();
         for (int i = 0; i < rows.size(); i++) {

@@ -27,6 +27,11 @@ Taikai.views = (function () {
     return value === null || value === undefined || !isFinite(value) ? '—' : Number(value).toFixed(digits);
   }
 
+  /** A share as a percentage; a missing one (no game yet) as a dash, not as 0 %. */
+  function percent(share) {
+    return share === null || share === undefined ? '—' : number(share * 100, 1) + ' %';
+  }
+
   function row(cells, attributes) {
     var tr = el('tr', attributes);
     cells.forEach(function (cell) {
@@ -136,9 +141,12 @@ Taikai.views = (function () {
     if (!m) return;
     var s = section(container, 'Match ' + m.engine + ' vs ' + m.opponent, 'match');
     var t = table(['Measure', 'Value']);
-    t.appendChild(row(['Elo', number(m.elo, 1) + ' (95%: ' + number(m.elo_lower, 1) + ' to ' + number(m.elo_upper, 1) + ')'], { 'data-measure': 'elo' }));
-    t.appendChild(row(['LOS', number(m.los * 100, 1) + ' %'], { 'data-measure': 'los' }));
-    t.appendChild(row(['Draw ratio', number(m.draw_ratio * 100, 1) + ' %']));
+    // no interval (both ends null) where the results did not vary; a null end alone is infinite
+    var interval = m.elo_lower == null && m.elo_upper == null ? ' (no interval)'
+      : ' (95%: ' + number(m.elo_lower, 1) + ' to ' + number(m.elo_upper, 1) + ')';
+    t.appendChild(row(['Elo', number(m.elo, 1) + interval], { 'data-measure': 'elo' }));
+    t.appendChild(row(['LOS', percent(m.los)], { 'data-measure': 'los' }));
+    t.appendChild(row(['Draw ratio', percent(m.draw_ratio)]));
     t.appendChild(row(['Pentanomial [0, ½, 1, 1½, 2]', '[' + (m.pentanomial || []).join(', ') + ']'], { 'data-measure': 'pentanomial' }));
     if (m.normalized_elo !== undefined) t.appendChild(row(['Normalized Elo', number(m.normalized_elo, 1)]));
     if (m.sprt) {

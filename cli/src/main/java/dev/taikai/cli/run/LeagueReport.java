@@ -20,7 +20,7 @@ final class LeagueReport {
         out.printf(Locale.ROOT, "%nLeague ratings after %d rounds (the pairing's ratings)%n", league.rounds());
         out.printf(Locale.ROOT, "%4s  %-20s %8s %7s %6s  %s%n", "Rank", "Engine", "Elo", "±95%", "Games", "");
         int rank = 0;
-        for (Map.Entry<String, League.Rating> e : sorted(league)) {
+        for (Map.Entry<String, League.Rating> e : league.ratingsBestFirst()) {
             League.Rating r = e.getValue();
             out.printf(
                     Locale.ROOT,
@@ -69,7 +69,7 @@ final class LeagueReport {
     static ObjectNode json(ObjectNode league, League l) {
         league.put("rounds", l.rounds());
         ArrayNode ratings = league.putArray("ratings");
-        for (Map.Entry<String, League.Rating> e : sorted(l)) {
+        for (Map.Entry<String, League.Rating> e : l.ratingsBestFirst()) {
             ObjectNode r = ratings.addObject();
             r.put("engine", e.getKey());
             boolean rated = e.getValue().games() > 0; // without a game an engine has no rating
@@ -98,13 +98,6 @@ final class LeagueReport {
             });
         });
         return league;
-    }
-
-    private static List<Map.Entry<String, League.Rating>> sorted(League league) {
-        return league.ratings().entrySet().stream()
-                .sorted((a, b) ->
-                        Double.compare(b.getValue().elo(), a.getValue().elo()))
-                .toList();
     }
 
     private static String abbreviate(String engine) {

@@ -436,8 +436,8 @@ public final class LocalRunner {
         String b = plan.spec().entrants().get(1).name();
         return String.format(
                 Locale.ROOT,
-                "LLR %.2f (%.2f, %.2f)",
-                sprt.llr(standings.pentanomial(a, b)),
+                "LLR %s (%.2f, %.2f)",
+                Sprt.format(sprt.llr(standings.pentanomial(a, b))),
                 sprt.lowerBound(),
                 sprt.upperBound());
     }

@@ -7,12 +7,14 @@ import dev.taikai.tournament.Standings;
 import dev.taikai.tournament.TournamentSpec;
 import dev.taikai.tournament.stats.EloInterval;
 import dev.taikai.tournament.stats.Pentanomial;
+import dev.taikai.tournament.stats.RatingFit;
 import dev.taikai.tournament.stats.Sprt;
 import dev.taikai.tournament.stats.Wdl;
 import java.io.PrintWriter;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /** The text a run ends with: standings, pairings, the match statistics and SPRT, terminations. */
 public final class Report {
@@ -90,7 +92,8 @@ public final class Report {
                 "L",
                 "Elo",
                 "±95%");
-        for (Standings.Row row : standings.table()) {
+        List<Standings.Row> table = standings.table();
+        for (Standings.Row row : table) {
             out.printf(
                     Locale.ROOT,
                     "%4d  %-20s %6d %7.1f %5d %5d %5d %8s %7s%n",
@@ -104,12 +107,16 @@ public final class Report {
                     elo(row.elo(), true),
                     elo(row.eloError(), false));
         }
+        Optional<RatingFit.Fit> fit = standings.ratingFit();
         out.println("  Elo: maximum-likelihood fit over all games (Bradley-Terry, draws as half points), 95% intervals"
                 + " of the fit"
-                + (standings.ratingsUsePrior()
-                        ? "; the games separate the field, so one virtual draw per pairing keeps"
-                                + " the ratings finite"
-                        : ""));
+                + (fit.isPresent() && fit.get().disconnected()
+                        ? "; some engines never met, not even through others, so a light virtual draw links them"
+                        : "")
+                + (fit.isPresent() && fit.get().separated()
+                        ? "; the games separate the field, so one virtual draw per pairing keeps the ratings finite"
+                        : "")
+                + (table.stream().anyMatch(row -> row.games() == 0) ? "; an engine without a game has none" : ""));
     }
 
     /**
@@ -170,6 +177,10 @@ public final class Report {
         Wdl wdl = standings.between(a, b);
         EloInterval elo = EloInterval.of(wdl);
         Pentanomial pairs = standings.pentanomial(a, b);
+        if (wdl.games() == 0) {
+            out.printf(Locale.ROOT, "%nMatch %s vs %s: no game played%n", a, b);
+            return;
+        }
         out.printf(
                 Locale.ROOT,
                 "%nMatch %s vs %s: %s, score %.1f%%%n",
@@ -208,22 +219,26 @@ public final class Report {
         Sprt sprt = spec.sprt();
         if (sprt != null) {
             double llr = sprt.llr(pairs);
-            Sprt.Status status = sprt.status(llr);
+            Sprt.Verdict verdict = sprt.verdict(standings.pentanomialPath(a, b));
             out.printf(
                     Locale.ROOT,
-                    "  SPRT [%.1f, %.1f] (normalized Elo, alpha %.2f, beta %.2f): LLR %.2f (%.2f, %.2f) — %s%n",
+                    "  SPRT [%.1f, %.1f] (normalized Elo, alpha %.2f, beta %.2f): LLR %s (%.2f, %.2f) — %s%s%n",
                     sprt.elo0(),
                     sprt.elo1(),
                     sprt.alpha(),
                     sprt.beta(),
-                    llr,
+                    Sprt.format(llr),
                     sprt.lowerBound(),
                     sprt.upperBound(),
-                    switch (status) {
+                    switch (verdict.status()) {
                         case H1 -> "H1 accepted: " + a + " is stronger by at least elo1";
                         case H0 -> "H0 accepted: " + a + " is not stronger by elo1";
                         case CONTINUE -> "no bound crossed yet";
-                    });
+                    },
+                    verdict.status() == Sprt.Status.CONTINUE || verdict.pairs() == pairs.pairs()
+                            ? ""
+                            : " (the bound was crossed after " + verdict.pairs() + " pairs, LLR "
+                                    + Sprt.format(verdict.llr()) + "; the pairs in play then were played out)");
         }
     }
 
@@ -237,7 +252,7 @@ public final class Report {
         if (count < 2) {
             return "(no interval: one of the " + what + " only)";
         }
-        if (Double.isNaN(elo.lower()) || elo.lower() == elo.upper()) {
+        if (!elo.defined(count)) {
             return "(no interval: every one of the " + count + " " + what + " ended alike)";
         }
         String spread = "95%, from the spread of " + count + " " + what;

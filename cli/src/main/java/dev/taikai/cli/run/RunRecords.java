@@ -517,9 +517,11 @@ final class RunRecords implements AutoCloseable {
         var wdl = standings.between(first, second);
         EloInterval elo = EloInterval.of(wdl);
         putNumber(m, "elo", elo.elo());
-        putNumber(m, "elo_error", elo.error());
-        putNumber(m, "elo_lower", elo.lower());
-        putNumber(m, "elo_upper", elo.upper());
+        // no interval (null) where the report says there is none: one game, or games all alike
+        boolean interval = elo.defined(wdl.games());
+        putNumber(m, "elo_error", interval ? elo.error() : Double.NaN);
+        putNumber(m, "elo_lower", interval ? elo.lower() : Double.NaN);
+        putNumber(m, "elo_upper", interval ? elo.upper() : Double.NaN);
         putNumber(m, "los", wdl.los());
         putNumber(m, "draw_ratio", wdl.drawRatio());
         Pentanomial pairs = standings.pentanomial(first, second);
@@ -530,8 +532,9 @@ final class RunRecords implements AutoCloseable {
         if (pairs.pairs() > 0) {
             EloInterval pairElo = EloInterval.of(pairs);
             putNumber(m, "pentanomial_elo", pairElo.elo());
-            putNumber(m, "pentanomial_elo_lower", pairElo.lower());
-            putNumber(m, "pentanomial_elo_upper", pairElo.upper());
+            boolean pairInterval = pairElo.defined(pairs.pairs());
+            putNumber(m, "pentanomial_elo_lower", pairInterval ? pairElo.lower() : Double.NaN);
+            putNumber(m, "pentanomial_elo_upper", pairInterval ? pairElo.upper() : Double.NaN);
             putNumber(m, "normalized_elo", pairs.normalizedElo());
         }
         Sprt sprt = plan.spec().sprt();
@@ -543,7 +546,12 @@ final class RunRecords implements AutoCloseable {
             s.put("upper_bound", sprt.upperBound());
             s.put("elo0", sprt.elo0());
             s.put("elo1", sprt.elo1());
-            s.put("status", sprt.status(llr).name());
+            Sprt.Verdict verdict = sprt.verdict(standings.pentanomialPath(first, second));
+            s.put("status", verdict.status().name());
+            if (verdict.status() != Sprt.Status.CONTINUE) {
+                s.put("crossed_after_pairs", verdict.pairs());
+                s.put("llr_at_crossing", verdict.llr());
+            }
         }
         return m;
     }

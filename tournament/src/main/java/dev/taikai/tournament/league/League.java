@@ -276,6 +276,15 @@ public final class League {
         return outstanding.size();
     }
 
+    /** {@link #ratings()} best first; engines without a game, which have no rating, last. */
+    public List<Map.Entry<String, Rating>> ratingsBestFirst() {
+        return ratings().entrySet().stream()
+                .sorted(Comparator.comparing(
+                                (Map.Entry<String, Rating> e) -> e.getValue().games() == 0)
+                        .thenComparing(e -> -e.getValue().elo()))
+                .toList();
+    }
+
     /**
      * Every engine that ever joined, with its rating from all games so far (centred on 0; with decay,
      * a game {@code a} rounds older than the newest counts {@code 0.5^(a / half-life)}). Engines without

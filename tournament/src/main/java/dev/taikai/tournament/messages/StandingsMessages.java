@@ -85,19 +85,16 @@ public final class StandingsMessages {
     /** A league's table: ratings (best first), each engine's history and the crosstable. */
     public static dev.taikai.proto.tournament.v1.LeagueTable leagueTable(dev.taikai.tournament.league.League league) {
         var table = dev.taikai.proto.tournament.v1.LeagueTable.newBuilder().setRounds(league.rounds());
-        league.ratings().entrySet().stream()
-                .sorted((a, b) ->
-                        Double.compare(b.getValue().elo(), a.getValue().elo()))
-                .forEach(e -> {
-                    var rating = dev.taikai.proto.tournament.v1.LeagueRating.newBuilder()
-                            .setEngine(e.getKey())
-                            .setGames(e.getValue().games())
-                            .setActive(league.pool().contains(e.getKey()));
-                    if (e.getValue().games() > 0) { // without a game an engine has no rating (no elo, no error)
-                        rating.setElo(e.getValue().elo()).setError(e.getValue().error());
-                    }
-                    table.addRatings(rating);
-                });
+        league.ratingsBestFirst().forEach(e -> {
+            var rating = dev.taikai.proto.tournament.v1.LeagueRating.newBuilder()
+                    .setEngine(e.getKey())
+                    .setGames(e.getValue().games())
+                    .setActive(league.pool().contains(e.getKey()));
+            if (e.getValue().games() > 0) { // without a game an engine has no rating (no elo, no error)
+                rating.setElo(e.getValue().elo()).setError(e.getValue().error());
+            }
+            table.addRatings(rating);
+        });
         league.history().forEach((engine, points) -> {
             var history =
                     dev.taikai.proto.tournament.v1.RatingHistory.newBuilder().setEngine(engine);

@@ -474,10 +474,10 @@ public final class TournamentRun {
                 Stop.Kind.SPRT_CONCLUDED,
                 String.format(
                         Locale.ROOT,
-                        "SPRT concluded after %d games: %s accepted (LLR %.2f, bounds %.2f, %.2f)%s",
+                        "SPRT concluded after %d games: %s accepted (LLR %s, bounds %.2f, %.2f)%s",
                         standings.gamesPlayed(),
                         sprtVerdict,
-                        llr,
+                        Sprt.format(llr),
                         sprt.lowerBound(),
                         sprt.upperBound(),
                         standings.gamesPlayed() == sprtCrossedAfter

@@ -19,7 +19,7 @@ public record EloInterval(double elo, double lower, double upper) {
         if (score >= 1) {
             return Double.POSITIVE_INFINITY;
         }
-        return -400 * Math.log10(1 / score - 1);
+        return -400 * Math.log10(1 / score - 1) + 0.0; // + 0.0: an even score is 0.0, not -0.0
     }
 
     /**
@@ -50,6 +50,15 @@ public record EloInterval(double elo, double lower, double upper) {
                 fromScore(score),
                 fromScore(score - Normal.Z95 * standardError),
                 fromScore(score + Normal.Z95 * standardError));
+    }
+
+    /**
+     * Whether the interval says anything: {@code count} results (games or pairs) that varied. One result,
+     * or results all alike, leave a standard error of 0 and an interval of no width, which would claim
+     * certainty.
+     */
+    public boolean defined(long count) {
+        return count >= 2 && !Double.isNaN(lower) && lower != upper;
     }
 
     /** Half the interval's width: the "±" of "21.6 ± 18.1". */

@@ -9,11 +9,12 @@ import java.util.List;
  * half a loss, ratings centred on an average of 0. The 95% intervals come from the inverse of the
  * Fisher information under that centring. Solved by Newton's method.
  *
- * <p>When the games separate the field (some group won every game against the rest), the maximum
- * lies at infinity; the fit then adds one virtual draw to every pairing that met, the prior BayesElo
- * uses, and says so in {@link Fit#prior()}. Where the games leave groups of players that never met, it
- * also adds a light virtual draw (1/players of a game) between every two players of different groups,
- * so that every rating is a number with a finite error.
+ * <p>A player without a game is rated by nothing: the fit leaves it out and gives it no rating (NaN).
+ * Where the games leave groups of players that never met, not even through others, the fit adds a light
+ * virtual draw (1/players of a game) between every two players of different groups, so that every
+ * rating is a number with a finite error ({@link Fit#disconnected()}). When the games separate the field
+ * (some group won every game against the rest), the maximum lies at infinity; the fit then adds one
+ * virtual draw to every pairing that met, the prior BayesElo uses ({@link Fit#separated()}).
  */
 public final class RatingFit {
     /**
@@ -35,8 +36,19 @@ public final class RatingFit {
     /** A player's rating and the half-width of its 95% interval. */
     public record Rating(double elo, double error) {}
 
-    /** The ratings, in player order, and whether the virtual-draw prior was needed. */
-    public record Fit(List<Rating> ratings, boolean prior) {}
+    /** No rating: a player without a game. */
+    public static final Rating UNRATED = new Rating(Double.NaN, Double.NaN);
+
+    /**
+     * The ratings, in player order; whether the groups that never met were linked by light virtual draws,
+     * and whether the games separated the field so that every pairing took a virtual draw.
+     */
+    public record Fit(List<Rating> ratings, boolean disconnected, boolean separated) {
+        /** Whether the fit needed any virtual draw. */
+        public boolean prior() {
+            return disconnected || separated;
+        }
+    }
 
     private static final double SCALE = Math.log(10) / 400;
     /**
@@ -48,29 +60,55 @@ public final class RatingFit {
     private RatingFit() {}
 
     public static Fit fit(int players, List<Game> games) {
+        // only the players with a game are fitted: one without any would leave the information singular
+        int[] index = new int[players];
+        java.util.Arrays.fill(index, -1);
+        List<Integer> rated = new ArrayList<>();
+        for (Game game : games) {
+            for (int p : new int[] {game.first(), game.second()}) {
+                if (index[p] < 0) {
+                    index[p] = rated.size();
+                    rated.add(p);
+                }
+            }
+        }
+        List<Game> compact = new ArrayList<>();
+        for (Game game : games) {
+            compact.add(new Game(index[game.first()], index[game.second()], game.firstScore(), game.weight()));
+        }
+        Fit fit = rated.isEmpty() ? new Fit(List.of(), false, false) : fitPlayed(rated.size(), compact);
+        List<Rating> ratings = new ArrayList<>();
+        for (int p = 0; p < players; p++) {
+            ratings.add(index[p] < 0 ? UNRATED : fit.ratings().get(index[p]));
+        }
+        return new Fit(ratings, fit.disconnected(), fit.separated());
+    }
+
+    /** The fit of players who have each played at least one game. */
+    private static Fit fitPlayed(int players, List<Game> games) {
         boolean[][] met = new boolean[players][players];
         for (Game game : games) {
             met[game.first()][game.second()] = true;
             met[game.second()][game.first()] = true;
         }
-        boolean[] played = new boolean[players];
-        for (Game game : games) {
-            played[game.first()] = true;
-            played[game.second()] = true;
-        }
         int[] group = groups(players, met);
-        java.util.Set<Integer> groupsOfPlayers = new java.util.HashSet<>();
-        for (int p = 0; p < players; p++) {
-            if (played[p]) {
-                groupsOfPlayers.add(group[p]);
+        List<Game> linked = new ArrayList<>(games);
+        // players in groups that never met one another (directly or through others) cannot be compared
+        // by the games at all: a light virtual draw (1/players of a game) between every two players of
+        // different groups states where the data cannot separate them
+        for (int a = 0; a < players; a++) {
+            for (int b = a + 1; b < players; b++) {
+                if (group[a] != group[b]) {
+                    linked.add(new Game(a, b, 0.5, 1.0 / players));
+                }
             }
         }
-        boolean connected = groupsOfPlayers.size() <= 1; // players without a game are rated by nothing
-        List<Rating> plain = connected ? maximumLikelihood(players, games) : null;
+        boolean disconnected = linked.size() > games.size();
+        List<Rating> plain = maximumLikelihood(players, linked);
         if (plain != null) {
-            return new Fit(plain, false);
+            return new Fit(plain, disconnected, false);
         }
-        List<Game> withPrior = new ArrayList<>(games);
+        List<Game> withPrior = new ArrayList<>(linked);
         for (int a = 0; a < players; a++) {
             for (int b = a + 1; b < players; b++) {
                 if (met[a][b]) {
@@ -78,21 +116,11 @@ public final class RatingFit {
                 }
             }
         }
-        // players in groups that never met one another (directly or through others) cannot be compared
-        // by the games at all: a light virtual draw (1/players of a game) between every two players of
-        // different groups states where the data cannot separate them
-        for (int a = 0; a < players; a++) {
-            for (int b = a + 1; b < players; b++) {
-                if (group[a] != group[b] && played[a] && played[b]) {
-                    withPrior.add(new Game(a, b, 0.5, 1.0 / players));
-                }
-            }
-        }
         List<Rating> regularized = maximumLikelihood(players, withPrior);
         if (regularized == null) {
             throw new IllegalStateException("the rating fit did not converge even with its prior");
         }
-        return new Fit(regularized, true);
+        return new Fit(regularized, disconnected, true);
     }
 
     /** Each player's connected group in the graph of pairings that met (a group's smallest player). */

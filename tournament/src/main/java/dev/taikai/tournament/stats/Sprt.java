@@ -43,6 +43,29 @@ public record Sprt(double elo0, double elo1, double alpha, double beta) {
         return llr >= upperBound() ? Status.H1 : llr <= lowerBound() ? Status.H0 : Status.CONTINUE;
     }
 
+    /**
+     * The verdict along an SPRT's path (the pentanomial after each pair, in the order the pairs were
+     * completed): the status at the first pair whose LLR crossed a bound, the run's one decision, which the
+     * pairs played out after it do not change; CONTINUE while no pair has crossed.
+     */
+    public Verdict verdict(java.util.List<Pentanomial> path) {
+        for (int i = 0; i < path.size(); i++) {
+            double llr = llr(path.get(i));
+            if (status(llr) != Status.CONTINUE) {
+                return new Verdict(status(llr), i + 1, llr);
+            }
+        }
+        return new Verdict(Status.CONTINUE, path.size(), path.isEmpty() ? 0 : llr(path.get(path.size() - 1)));
+    }
+
+    /** An LLR as the reports print it: two places, and never "-0.00" for a ratio that rounds to nothing. */
+    public static String format(double llr) {
+        return String.format(java.util.Locale.ROOT, "%.2f", Math.round(llr * 100) / 100.0 + 0.0);
+    }
+
+    /** A verdict, the pairs after which it was taken and the LLR then. */
+    public record Verdict(Status status, int pairs, double llr) {}
+
     /** The log-likelihood ratio of H1 against H0 after these pairs (0 without pairs). */
     public double llr(Pentanomial pairs) {
         if (pairs.pairs() == 0) {
@@ -81,9 +104,53 @@ public record Sprt(double elo0, double elo1, double alpha, double beta) {
         double[] uniform = new double[scores.length];
         java.util.Arrays.fill(uniform, 1.0 / scores.length);
         double[] p = iterate(scores, observed, t, uniform);
-        // from the uniform start a large t (a bound of hundreds of normalized Elo) can leave no step at
-        // all; the observed distribution itself is a start from which the constraint can be met
-        return p != null ? p : java.util.Objects.requireNonNullElse(iterate(scores, observed, t, observed), uniform);
+        if (p != null) {
+            return p;
+        }
+        // From the uniform start a large t (a bound beyond about 230 normalized Elo) leaves no step at all.
+        // A start that meets the constraint always has one: there Σ p φ = 0, so φ changes sign.
+        double[] feasible = meeting(scores, t);
+        return java.util.Objects.requireNonNullElse(iterate(scores, observed, t, feasible), feasible);
+    }
+
+    /**
+     * A distribution with (μ − ½)/σ = {@code t} on {@code scores} (ascending, symmetric about ½): the
+     * uniform one mixed with the best score (t &gt; 0) or the worst, in the share bisection finds; t grows
+     * with that share from 0 towards infinity.
+     */
+    static double[] meeting(double[] scores, double t) {
+        int end = t > 0 ? scores.length - 1 : 0;
+        double low = 0;
+        double high = 1;
+        for (int i = 0; i < 200; i++) {
+            double share = (low + high) / 2;
+            if (Math.abs(tOf(scores, mixed(scores.length, end, share))) < Math.abs(t)) {
+                low = share;
+            } else {
+                high = share;
+            }
+        }
+        return mixed(scores.length, end, (low + high) / 2);
+    }
+
+    private static double[] mixed(int n, int end, double share) {
+        double[] p = new double[n];
+        for (int i = 0; i < n; i++) {
+            p[i] = (1 - share) / n + (i == end ? share : 0);
+        }
+        return p;
+    }
+
+    private static double tOf(double[] scores, double[] p) {
+        double mu = 0;
+        for (int i = 0; i < p.length; i++) {
+            mu += p[i] * scores[i];
+        }
+        double variance = 0;
+        for (int i = 0; i < p.length; i++) {
+            variance += p[i] * (scores[i] - mu) * (scores[i] - mu);
+        }
+        return (mu - 0.5) / Math.sqrt(variance);
     }
 
     /** The fixed-point iteration from {@code start}; null when its first step cannot be taken. */

@@ -124,6 +124,71 @@ class StatisticsTest {
         assertTrue(Double.isFinite(ratings.get(0).error()));
     }
 
+    /**
+     * A player without a game (a Swiss bye) is rated by nothing. It was fitted all the same, and its
+     * column left the information singular: the bye ranked first at +390.6, every error infinite.
+     */
+    @Test
+    void aPlayerWithoutAGameIsUnratedAndTheOthersAreFittedAsIfItWereAbsent() {
+        // players 1-2 and 3-4 met (1 won twice, 3 and 4 split); player 0 had the bye
+        List<RatingFit.Game> withBye = new ArrayList<>();
+        addGames(withBye, 1, 2, 2, 0, 0);
+        addGames(withBye, 3, 4, 1, 0, 1);
+        List<RatingFit.Game> without = new ArrayList<>();
+        addGames(without, 0, 1, 2, 0, 0);
+        addGames(without, 2, 3, 1, 0, 1);
+        RatingFit.Fit fit = RatingFit.fit(5, withBye);
+        RatingFit.Fit reference = RatingFit.fit(4, without);
+        assertTrue(Double.isNaN(fit.ratings().get(0).elo())
+                && Double.isNaN(fit.ratings().get(0).error()));
+        for (int i = 1; i < 5; i++) {
+            assertEquals(reference.ratings().get(i - 1), fit.ratings().get(i), "player " + i);
+            assertTrue(Double.isFinite(fit.ratings().get(i).error()), "player " + i);
+        }
+        // two groups: the light draws between them also keep 1's two wins from separating the field
+        assertTrue(fit.disconnected());
+        assertFalse(fit.separated());
+        assertTrue(RatingFit.fit(3, List.of()).ratings().stream().allMatch(r -> Double.isNaN(r.elo())));
+    }
+
+    /**
+     * Groups that never met get only the light link between them; the full virtual draw per pairing is
+     * for games that separate the field, which these (a draw in each group) do not.
+     */
+    @Test
+    void groupsThatNeverMetAreLinkedLightly() {
+        List<RatingFit.Game> games = new ArrayList<>();
+        addGames(games, 0, 1, 1, 1, 0);
+        addGames(games, 2, 3, 0, 2, 0);
+        RatingFit.Fit fit = RatingFit.fit(4, games);
+        assertTrue(fit.disconnected());
+        assertFalse(fit.separated());
+        // 0 scored 1.5/2 against 1 plus the light draws: above 1, and the drawn pair level
+        assertTrue(fit.ratings().get(0).elo() > fit.ratings().get(1).elo());
+        assertEquals(fit.ratings().get(2).elo(), fit.ratings().get(3).elo(), 1e-9);
+    }
+
+    /**
+     * The verdict is taken where the path first crosses a bound; the pairs played out after it may bring the
+     * LLR back inside, and the report and results.json said CONTINUE then, beside "SPRT concluded: H1".
+     */
+    @Test
+    void theVerdictIsTheFirstCrossingAlongThePath() {
+        Sprt sprt = new Sprt(-100, 100, 0.2, 0.2);
+        List<Pentanomial> path = List.of(
+                new Pentanomial(0, 0, 0, 0, 0, 1),
+                new Pentanomial(0, 0, 0, 0, 0, 2),
+                new Pentanomial(1, 0, 0, 0, 0, 2));
+        assertEquals(Sprt.Status.CONTINUE, sprt.status(sprt.llr(path.get(2))), "the last pair brings it back");
+        Sprt.Verdict verdict = sprt.verdict(path);
+        assertEquals(Sprt.Status.H1, verdict.status());
+        assertEquals(2, verdict.pairs());
+        assertEquals(sprt.llr(path.get(1)), verdict.llr());
+        assertEquals(
+                new Sprt.Verdict(Sprt.Status.CONTINUE, 1, sprt.llr(path.get(0))), sprt.verdict(path.subList(0, 1)));
+        assertEquals("0.00", Sprt.format(-0.000444), "no -0.00");
+    }
+
     @Test
     void sprtBoundsAndVerdicts() {
         Sprt sprt = new Sprt(0, 5, 0.05, 0.05);
@@ -203,5 +268,34 @@ class StatisticsTest {
         assertTrue(sprt.llr(new Pentanomial(0, 0, 0, 0, 0, 2)) > 0, "two pairs won outright");
         assertTrue(sprt.llr(new Pentanomial(2, 0, 0, 0, 0, 0)) < 0, "two pairs lost outright");
         assertEquals(Sprt.Status.H1, sprt.status(sprt.llr(new Pentanomial(0, 0, 0, 0, 0, 4))));
+    }
+
+    /**
+     * Bounds beyond about 230 normalized Elo left the iteration no first step from the uniform start, and
+     * the fallback took a distribution that missed the constraint: [2 LL, 2 WW] at [0, 250] gave -3.64 and
+     * accepted H0. The values here are the exact constrained maximum likelihood, computed independently
+     * (SLSQP over the five probabilities, in Python).
+     */
+    @Test
+    void farBoundsGiveTheExactLlr() {
+        assertEquals(-1.4227090077, new Sprt(0, 250, 0.05, 0.05).llr(new Pentanomial(2, 0, 0, 0, 0, 2)), 1e-6);
+        assertEquals(-0.7119543341, new Sprt(0, 250, 0.05, 0.05).llr(new Pentanomial(1, 0, 0, 0, 0, 1)), 1e-6);
+        assertEquals(-7.1087468818, new Sprt(0, 250, 0.05, 0.05).llr(new Pentanomial(10, 0, 0, 0, 0, 10)), 1e-6);
+        assertEquals(-2.2448162744, new Sprt(0, 400, 0.05, 0.05).llr(new Pentanomial(1, 2, 3, 0, 4, 5)), 1e-6);
+        assertEquals(5.7298342205, new Sprt(0, 300, 0.05, 0.05).llr(new Pentanomial(0, 0, 0, 0, 0, 10)), 1e-6);
+        assertEquals(-14.880079175, new Sprt(-300, 300, 0.05, 0.05).llr(new Pentanomial(5, 4, 3, 0, 2, 1)), 1e-6);
+        for (double elo : new double[] {250, 400, -400, 1000}) {
+            double t = Sprt.perPairT(elo);
+            double[] p = Sprt.meeting(Pentanomial.scores(), t);
+            double mu = 0;
+            for (int i = 0; i < 5; i++) {
+                mu += p[i] * Pentanomial.scores()[i];
+            }
+            double variance = 0;
+            for (int i = 0; i < 5; i++) {
+                variance += p[i] * Math.pow(Pentanomial.scores()[i] - mu, 2);
+            }
+            assertEquals(t, (mu - 0.5) / Math.sqrt(variance), 1e-9, "the start meets the constraint at " + elo);
+        }
     }
 }
