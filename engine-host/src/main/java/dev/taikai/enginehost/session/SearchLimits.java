@@ -135,13 +135,15 @@ public record SearchLimits(
         return form == Form.BYOYOMI || form == Form.FISCHER || form == Form.MOVETIME;
     }
 
-    /** How long {@code side} may think under these limits, or −1 when they set no time (nodes, depth, infinite). */
+    /**
+     * How long {@code side} may think under these limits, as the referee's clock allows it, or −1 when they
+     * set no time (nodes, depth, infinite): under Fischer the main time left, the increment coming only after
+     * the move; under byoyomi the main time left and the byoyomi.
+     */
     public long allowedMillis(Color side) {
         return switch (form) {
             case BYOYOMI -> (side == Color.SENTE ? senteMillis : goteMillis) + byoyomiMillis;
-            case FISCHER ->
-                (side == Color.SENTE ? senteMillis : goteMillis)
-                        + (side == Color.SENTE ? senteIncrementMillis : goteIncrementMillis);
+            case FISCHER -> side == Color.SENTE ? senteMillis : goteMillis;
             case MOVETIME -> moveTimeMillis;
             case NODES, DEPTH, INFINITE -> -1;
         };

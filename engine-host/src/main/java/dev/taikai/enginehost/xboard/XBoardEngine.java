@@ -519,10 +519,9 @@ public final class XBoardEngine extends PipeEngine {
             board = played(board, move);
         }
         boardMoves = new ArrayList<>(position.moves());
-        String settings = clockSettings(limits);
-        if (!settings.equals(clockSettings)) {
-            commands.append(settings).append('\n');
-            clockSettings = settings;
+        if (clockSettings == null) { // once a game: time and otim tell the clocks before every move
+            clockSettings = clockSettings(limits, position.sideToMove());
+            commands.append(clockSettings).append('\n');
         }
         List<OutputLine> before = new ArrayList<>();
         Optional<EngineFailure> synced = sync(commands.toString(), timeouts.readyMillis(), before);
@@ -574,16 +573,18 @@ public final class XBoardEngine extends PipeEngine {
         return Optional.empty();
     }
 
-    /** The line that sets the clocks for this game's searches. */
-    private String clockSettings(SearchLimits limits) {
+    /**
+     * The line that sets the clocks for this game's searches, from the engine's own side ({@code side}, to
+     * move at its first search of the game): its main time then and its own increment, not the opponent's.
+     */
+    private String clockSettings(SearchLimits limits, Color side) {
+        long main = side == Color.SENTE ? limits.senteMillis() : limits.goteMillis();
         return switch (limits.form()) {
             case MOVETIME -> "st " + seconds(limits.moveTimeMillis());
-            case BYOYOMI ->
-                "level 0 " + minutesSeconds(Math.max(limits.senteMillis(), limits.goteMillis())) + " "
-                        + seconds(limits.byoyomiMillis());
+            case BYOYOMI -> "level 0 " + minutesSeconds(main) + " " + seconds(limits.byoyomiMillis());
             case FISCHER ->
-                "level 0 " + minutesSeconds(Math.max(limits.senteMillis(), limits.goteMillis())) + " "
-                        + seconds(Math.max(limits.senteIncrementMillis(), limits.goteIncrementMillis()));
+                "level 0 " + minutesSeconds(main) + " "
+                        + seconds(side == Color.SENTE ? limits.senteIncrementMillis() : limits.goteIncrementMillis());
             case NODES -> "nps " + limits.nodes() + "\nst 1";
             case DEPTH -> "sd " + limits.depth() + "\nst 3600";
             case INFINITE -> "st 3600";

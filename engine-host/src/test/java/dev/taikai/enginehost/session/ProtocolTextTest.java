@@ -93,7 +93,8 @@ class ProtocolTextTest {
                 "go ponder btime 1 wtime 2 byoyomi 3",
                 SearchLimits.byoyomi(1, 2, 3).pondering().goCommand(false));
         assertEquals(2300, SearchLimits.byoyomi(1000, 2000, 300).allowedMillis(Color.GOTE));
-        assertEquals(1010, SearchLimits.fischer(1000, 2000, 10, 20).allowedMillis(Color.SENTE));
+        // the increment comes after the move: the referee's clock allows the main time left (Clock)
+        assertEquals(1000, SearchLimits.fischer(1000, 2000, 10, 20).allowedMillis(Color.SENTE));
         assertEquals(-1, SearchLimits.nodes(5).allowedMillis(Color.SENTE));
         // only a search with a time to keep reads the engine's CPU wait, which excuses overruns alone
         assertTrue(SearchLimits.byoyomi(0, 0, 100).timed());

@@ -102,7 +102,7 @@ class XBoardEngineTest {
                 "level 0 0:10 0.1\n",
                 "time 1010\notim 910\ngo\n", // the main time left and the byoyomi: what the move may take
                 "level 0 1:01 0.01\n",
-                "time 6101\notim 6051\ngo\n",
+                "time 6100\notim 6050\ngo\n", // the main time left: the increment comes after the move
                 "level 0 0 0.25\n",
                 "time 25\notim 25\ngo\n",
                 "sd 3\nst 3600\n",
@@ -111,6 +111,45 @@ class XBoardEngineTest {
         }
         assertTrue(sent.contains("ping "), "synchronised before each move");
         XBoardSessions.closeAndAssertGone(engine);
+    }
+
+    /**
+     * An engine's level is its own control, sent once a game: it was built from the larger of both clocks
+     * and increments, so Sjaak II at 5+0.1 against an engine at 5+3 was told an increment of 3 s and ran
+     * out of time, and the level was sent again as the clocks ran down.
+     */
+    @Test
+    void theLevelIsTheEnginesOwnControlSentOnceAGame(@TempDir Path dir) throws Exception {
+        Path senteInput = dir.resolve("sente.log");
+        Path goteInput = dir.resolve("gote.log");
+        List<XBoardEngine> sides = List.of(
+                XBoardSessions.startFake(Variant.MINISHOGI, "--log-input", senteInput.toString()),
+                XBoardSessions.startFake(Variant.MINISHOGI, "--seed", "5", "--log-input", goteInput.toString()));
+        Position position = Position.start(Variant.MINISHOGI);
+        String start = position.toSfen(Notation.LISHOGI);
+        for (XBoardEngine side : sides) {
+            assertTrue(side.newGame().isEmpty());
+        }
+        // sente at 5 s + 0.1 s against gote at 4 s + 3 s, the clocks running down move by move
+        List<String> moves = new ArrayList<>();
+        for (int ply = 0; ply < 6 && position.legalMoves().length > 0; ply++) {
+            SearchLimits limits = SearchLimits.fischer(5_000 - 100 * ply, 4_000 - 100 * ply, 100, 3_000);
+            XBoardEngine mover = sides.get(ply % 2);
+            BestMove best = assertInstanceOf(
+                    BestMove.class, mover.go(new PositionCommand(start, moves), limits.withGrace(1000)));
+            position = position.play(Usi.parse(position, best.move(), mover.notation()));
+            moves.add(best.move());
+        }
+        String sente = Files.readString(senteInput);
+        String gote = Files.readString(goteInput);
+        assertTrue(sente.contains("level 0 0:05 0.1\n"), sente);
+        assertTrue(gote.contains("level 0 0:03 3\n"), "its own main time and increment: " + gote);
+        assertTrue(gote.contains("time 370\notim 470\ngo\n"), "the main time left, no increment: " + gote);
+        assertEquals(1, sente.split("level ", -1).length - 1, "once a game: " + sente);
+        assertEquals(1, gote.split("level ", -1).length - 1, "once a game: " + gote);
+        for (XBoardEngine side : sides) {
+            XBoardSessions.closeAndAssertGone(side);
+        }
     }
 
     @Test
