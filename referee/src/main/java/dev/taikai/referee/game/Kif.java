@@ -70,7 +70,7 @@ public final class Kif {
         out.append("手数----指手---------消費時間--\n");
         Position position = start;
         int previousTo = -1;
-        long[] total = new long[2];
+        long[] totalMicros = new long[2]; // each side's charged time, summed before it is rounded down
         List<MoveRecord> moves = record.moves();
         for (int i = 0; i < moves.size(); i++) {
             int move;
@@ -80,18 +80,16 @@ public final class Kif {
                 throw new IllegalArgumentException("record with an illegal move: " + e.getMessage(), e);
             }
             Color mover = position.sideToMove();
-            long seconds = micros(moves.get(i)) / 1_000_000L;
-            total[mover.index()] += seconds;
+            // the time field is what the clock was charged, in whole seconds (rounded down), move and total
+            // (in whole microseconds, as the journal keeps them, so a resumed run writes the same KIF)
+            long charged = Math.round(moves.get(i).chargedNanos() / 1e3);
+            long seconds = charged / 1_000_000L;
+            totalMicros[mover.index()] += charged;
+            long total = totalMicros[mover.index()] / 1_000_000L;
             String text = moveText(position, move, previousTo);
             out.append(String.format(
                     "%4d %-12s(%2d:%02d/%02d:%02d:%02d)%n",
-                    i + 1,
-                    text,
-                    seconds / 60,
-                    seconds % 60,
-                    total[mover.index()] / 3600,
-                    total[mover.index()] / 60 % 60,
-                    total[mover.index()] % 60));
+                    i + 1, text, seconds / 60, seconds % 60, total / 3600, total / 60 % 60, total % 60));
             out.append(comment(moves.get(i))).append('\n');
             previousTo = Move.to(move);
             position = position.play(move);

@@ -54,6 +54,14 @@ public record TimeControl(
         return new TimeControl(Kind.DEPTH, 0, 0, 0, 0, 0, depth);
     }
 
+    /** The longest time a control may give, a day: clocks in nanoseconds stay far from overflowing. */
+    public static final long MAX_MILLIS = 86_400_000;
+
+    /** The most nodes and the deepest depth a control may ask for. */
+    public static final long MAX_NODES = 1_000_000_000_000L;
+
+    public static final int MAX_DEPTH = 1000;
+
     public TimeControl {
         if (mainMillis < 0
                 || incrementMillis < 0
@@ -75,23 +83,38 @@ public record TimeControl(
             throw new IllegalArgumentException("a "
                     + kind.name().toLowerCase(Locale.ROOT).replace('_', ' ') + " time control needs a positive amount");
         }
+        if (Math.max(Math.max(mainMillis, incrementMillis), Math.max(byoyomiMillis, moveTimeMillis)) > MAX_MILLIS) {
+            throw new IllegalArgumentException(
+                    "a time control's times are at most " + MAX_MILLIS / 1000 + " seconds (a day)");
+        }
+        if (nodes > MAX_NODES || depth > MAX_DEPTH) {
+            throw new IllegalArgumentException(
+                    "a time control asks for at most " + MAX_NODES + " nodes or a depth of " + MAX_DEPTH);
+        }
     }
 
     /** Parses the text form; the message of the exception says what is wrong. */
     public static TimeControl parse(String text) {
         String[] words = text.trim().toLowerCase(Locale.ROOT).split("\\s+");
+        if (text.contains("/")) {
+            throw new IllegalArgumentException("time control '" + text + "': moves/time controls are not supported;"
+                    + " use 60, 60+0.5 or 60 byoyomi 1");
+        }
         try {
             if (words.length == 2 && words[0].equals("movetime")) {
                 return moveTime(millis(words[1]));
             }
             if (words.length == 2 && words[0].equals("nodes")) {
-                return nodes(Long.parseLong(words[1]));
+                return nodes(whole(words[1], MAX_NODES));
             }
             if (words.length == 2 && words[0].equals("depth")) {
-                return depth(Integer.parseInt(words[1]));
+                return depth((int) whole(words[1], MAX_DEPTH));
             }
             if (words.length == 2 && words[0].equals("byoyomi")) {
                 return byoyomi(0, millis(words[1]));
+            }
+            if (words.length == 3 && words[1].equals("byoyomi") && words[0].contains("+")) {
+                throw new IllegalArgumentException("an increment and a byoyomi are two time controls; give one");
             }
             if (words.length == 3 && words[1].equals("byoyomi")) {
                 return byoyomi(millis(words[0]), millis(words[2]));
@@ -102,8 +125,6 @@ public record TimeControl(
                         ? suddenDeath(millis(words[0]))
                         : fischer(millis(words[0].substring(0, plus)), millis(words[0].substring(plus + 1)));
             }
-        } catch (NumberFormatException | ArithmeticException e) {
-            throw new IllegalArgumentException("time control '" + text + "': not a number where one is expected");
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("time control '" + text + "': " + e.getMessage());
         }
@@ -111,10 +132,33 @@ public record TimeControl(
                 + " byoyomi 1, movetime 0.2, nodes 1000, depth 5");
     }
 
-    /** Seconds with up to three decimals, as milliseconds. */
+    /** Seconds with up to three decimals, as milliseconds; the message says what is wrong with them. */
     private static long millis(String seconds) {
-        return new BigDecimal(seconds).movePointRight(3).longValueExact();
+        if (!SECONDS.matcher(seconds).matches()) {
+            throw new IllegalArgumentException("'" + seconds + "' is not a number of seconds");
+        }
+        BigDecimal millis = new BigDecimal(seconds).movePointRight(3);
+        if (millis.stripTrailingZeros().scale() > 0) {
+            throw new IllegalArgumentException(
+                    "'" + seconds + "' has more than three decimals (times are whole milliseconds)");
+        }
+        if (millis.compareTo(BigDecimal.valueOf(MAX_MILLIS)) > 0) {
+            throw new IllegalArgumentException(
+                    "'" + seconds + "' seconds is more than a day (at most " + MAX_MILLIS / 1000 + ")");
+        }
+        return millis.longValueExact();
     }
+
+    /** A whole number from 1 to {@code max}. */
+    private static long whole(String text, long max) {
+        if (!text.matches("[0-9]{1,19}") || new BigDecimal(text).compareTo(BigDecimal.valueOf(max)) > 0) {
+            throw new IllegalArgumentException("'" + text + "' is not a whole number from 1 to " + max);
+        }
+        return Long.parseLong(text);
+    }
+
+    private static final java.util.regex.Pattern SECONDS =
+            java.util.regex.Pattern.compile("[0-9]+(\\.[0-9]*)?|\\.[0-9]+");
 
     /** The text form, which {@link #parse} reads back to an equal value. */
     @Override

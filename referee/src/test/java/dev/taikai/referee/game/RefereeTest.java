@@ -20,6 +20,7 @@ import dev.taikai.rules.Variant;
 import dev.taikai.testkit.FakeEngines;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -71,6 +72,11 @@ class RefereeTest {
                 Kif.write(withTimes(record, 52_500_000), "test"),
                 "a record read back from the journal (microseconds) writes the same KIF");
         assertTrue(Kif.write(withTimes(record, 999_999_600), "test").contains("*time 1000 ms"));
+        // the total is the charged time summed, then rounded down: two moves of 0.6 s are 1 s, not 0 + 0
+        String charged = Kif.write(withCharged(record, 600_000_000), "test");
+        assertTrue(charged.contains("   1 ５四玉(55)     ( 0:00/00:00:00)"), charged);
+        assertTrue(charged.contains("   3 ５五玉(54)     ( 0:00/00:00:01)"), charged);
+        assertTrue(charged.contains("   7 ５五玉(54)     ( 0:00/00:00:02)"), charged);
         assertTrue(kif.contains("手合割：5五将棋\n"), kif);
         assertTrue(kif.contains("先手：sente\n後手：gote\n"), kif);
         assertTrue(kif.contains("|v飛 ・ ・ ・ ・|一") || kif.contains("| ・ ・ ・ ・v玉|一"), kif);
@@ -270,6 +276,24 @@ class RefereeTest {
                     IllegalArgumentException.class, () -> TimeControl.parse(bad), bad);
             assertTrue(e.getMessage().startsWith("time control '" + bad + "'"), e.getMessage());
         }
+        // each refusal says what is wrong, where all of these once said "not a number where one is expected"
+        Map<String, String> said = Map.of(
+                "1.0005", "time control '1.0005': '1.0005' has more than three decimals (times are whole milliseconds)",
+                "9300000000", "time control '9300000000': '9300000000' seconds is more than a day (at most 86400)",
+                "1+9300000000", "time control '1+9300000000': '9300000000' seconds is more than a day (at most 86400)",
+                "depth 99999999999",
+                        "time control 'depth 99999999999': '99999999999' is not a whole number from 1 to 1000",
+                "60+1 byoyomi 1",
+                        "time control '60+1 byoyomi 1': an increment and a byoyomi are two time controls; give one",
+                "40/60", "time control '40/60': moves/time controls are not supported; use 60, 60+0.5 or 60 byoyomi 1",
+                "60++1", "time control '60++1': '+1' is not a number of seconds");
+        said.forEach((text, message) -> assertEquals(
+                message,
+                org.junit.jupiter.api.Assertions.assertThrows(
+                                IllegalArgumentException.class, () -> TimeControl.parse(text))
+                        .getMessage()));
+        assertEquals(TimeControl.moveTime(500), TimeControl.parse("movetime .5"));
+        assertEquals(TimeControl.suddenDeath(86_400_000), TimeControl.parse("86400"), "a day is the longest");
     }
 
     /** Sente, with {@code senteSwitches}, loses by {@code termination}; both sides answer at once. */
@@ -292,26 +316,45 @@ class RefereeTest {
     }
 
     /** {@code record} with every move's engine time {@code nanos}, except where it is already that. */
+    private static GameRecord withCharged(GameRecord record, long nanos) {
+        return withEachMove(
+                record,
+                m -> new MoveRecord(
+                        m.move(),
+                        m.timeNanos(),
+                        m.refereeNanos(),
+                        m.remainingMillis(),
+                        m.score(),
+                        m.depth(),
+                        m.nodes(),
+                        nanos,
+                        m.allowedNanos(),
+                        m.overrunNanos(),
+                        m.cpuWaitNanos()));
+    }
+
     private static GameRecord withTimes(GameRecord record, long nanos) {
-        List<MoveRecord> moves = new ArrayList<>();
-        for (MoveRecord m : record.moves()) {
-            moves.add(new MoveRecord(
-                    m.move(),
-                    nanos,
-                    m.refereeNanos(),
-                    m.remainingMillis(),
-                    m.score(),
-                    m.depth(),
-                    m.nodes(),
-                    m.chargedNanos(),
-                    m.allowedNanos(),
-                    m.overrunNanos(),
-                    m.cpuWaitNanos()));
-        }
+        return withEachMove(
+                record,
+                m -> new MoveRecord(
+                        m.move(),
+                        nanos,
+                        m.refereeNanos(),
+                        m.remainingMillis(),
+                        m.score(),
+                        m.depth(),
+                        m.nodes(),
+                        m.chargedNanos(),
+                        m.allowedNanos(),
+                        m.overrunNanos(),
+                        m.cpuWaitNanos()));
+    }
+
+    private static GameRecord withEachMove(GameRecord record, java.util.function.UnaryOperator<MoveRecord> change) {
         return new GameRecord(
                 record.assignment(),
                 record.startSfen(),
-                moves,
+                record.moves().stream().map(change).toList(),
                 record.outcome(),
                 record.startedEpochMillis(),
                 record.finishedEpochMillis(),
