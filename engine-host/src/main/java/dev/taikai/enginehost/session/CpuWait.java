@@ -60,11 +60,20 @@ public final class CpuWait {
          * for less than nine tenths of the move in all. A thread born since {@code earlier} counts from 0;
          * one that {@code earlier} missed (its times since birth are more than the time between the two
          * readings: it was there, and unreadable) is left out, for its times since are not known. No
-         * thread waits longer than the time between the readings.
+         * thread waits longer than the time between the readings, and the wait is at most the CPU time the
+         * machine's cores had left beside the engine's own: an engine whose threads outnumber the cores
+         * waits for itself, and that is its own time (eight busy threads on two cores took twice their time
+         * and had it all excused).
          */
         public long since(Reading earlier, long moveNanos) {
+            return since(earlier, moveNanos, Runtime.getRuntime().availableProcessors());
+        }
+
+        /** {@link #since(Reading, long)} on a machine of {@code cores} cores. */
+        long since(Reading earlier, long moveNanos, int cores) {
             long between = Math.max(0, atNanos - earlier.atNanos);
             long wanted = 0;
+            long ranInAll = 0;
             long waited = 0;
             for (Map.Entry<String, ThreadTimes> thread : threads.entrySet()) {
                 ThreadTimes before = earlier.threads.get(thread.getKey());
@@ -76,11 +85,14 @@ public final class CpuWait {
                 long ran = now.ran() - before.ran();
                 long wait = Math.min(between, now.waited() - before.waited());
                 wanted += ran + wait;
+                ranInAll += ran;
                 waited = Math.max(waited, wait);
             }
             if (wanted < moveNanos / 10 * 9) {
                 return 0;
             }
+            // what others can have kept from it: the cores' time between the readings less the engine's own
+            waited = Math.min(waited, Math.max(0, cores * between - ranInAll));
             long stolen = 0;
             for (Map.Entry<String, Long> cpu : stolenByCpu.entrySet()) {
                 stolen = Math.max(

@@ -92,6 +92,32 @@ class CpuWaitTest {
         assertEquals(60 * MILLI, atBestmove.since(atGo, move), "the born thread's 60 ms, not the missed one's 1 s");
     }
 
+    /**
+     * An engine with more busy threads than cores waits for its own threads: that is not time others took
+     * from it. Eight spinning threads on two cores for twice a 500 ms move each waited about 900 ms, and all
+     * of it was excused, so the engine never lost on time.
+     */
+    @Test
+    void anEngineThatFillsEveryCoreItselfIsExcusedNothing() {
+        long move = 1_000 * MILLI;
+        Map<String, CpuWait.ThreadTimes> before = new java.util.HashMap<>();
+        Map<String, CpuWait.ThreadTimes> after = new java.util.HashMap<>();
+        for (int t = 0; t < 8; t++) {
+            before.put(String.valueOf(t), new CpuWait.ThreadTimes(0, 0));
+            after.put(String.valueOf(t), new CpuWait.ThreadTimes(250 * MILLI, 750 * MILLI)); // 8 x 250 ms = 2 cores
+        }
+        CpuWait.Reading atGo = new CpuWait.Reading(before, Map.of(), 0);
+        CpuWait.Reading atBestmove = new CpuWait.Reading(after, Map.of(), move);
+        assertEquals(0, atBestmove.since(atGo, move, 2), "its own threads filled both cores");
+        assertEquals(750 * MILLI, atBestmove.since(atGo, move, 8), "on eight cores the others kept them waiting");
+        // one thread beside busy programs: it ran 400 ms of a 1 s move and waited 600 ms, all of it others'
+        CpuWait.Reading single =
+                new CpuWait.Reading(Map.of("0", new CpuWait.ThreadTimes(400 * MILLI, 600 * MILLI)), Map.of(), move);
+        CpuWait.Reading singleAtGo = new CpuWait.Reading(Map.of("0", new CpuWait.ThreadTimes(0, 0)), Map.of(), 0);
+        assertEquals(600 * MILLI, single.since(singleAtGo, move, 2));
+        assertEquals(600 * MILLI, single.since(singleAtGo, move, 1), "one core: the 600 ms were someone else's");
+    }
+
     @Test
     void aProcessGoneOrUnknownWaitedNothing() {
         CpuWait.Reading none = CpuWait.of(Long.MAX_VALUE);
