@@ -20,7 +20,8 @@ import java.util.Map;
  * sente first). The engine with more points goes through. Tied, the match goes on with tiebreak pairs
  * of two games (colours swapped, an opening of their own), at most {@value #TIEBREAK_PAIRS}; still tied,
  * the better seed goes through. Game ids are {@code r<round>-p<match>-g<game>}, tiebreak games numbered
- * on from the match's last.
+ * on from the match's last pair (after an odd number of games one number is skipped: {@code g1}, then
+ * {@code g3}, {@code g4}).
  */
 final class KnockoutPairer implements Pairer {
     /** Tiebreak pairs a tied match plays before the better seed goes through. */
@@ -143,6 +144,11 @@ final class KnockoutPairer implements Pairer {
         }
         if (match.tiebreakPairs < TIEBREAK_PAIRS) {
             match.tiebreakPairs++;
+            if (match.games % 2 == 1) {
+                // after an odd number of games the next number is the second of the last game's pair: a
+                // tiebreak pair starts at the next pair's first, so it has an opening of its own
+                match.games++;
+            }
             return more(match, 2);
         }
         match.winner = match.high;

@@ -127,6 +127,25 @@ class SwissAndKnockoutTest {
         assertTrue(run.pairedGames().stream().anyMatch(g -> g.gameId().equals("r1-p2-g6")), "tiebreaks number on");
     }
 
+    /**
+     * With one game a match, the first tiebreak game was numbered 2, the second of game 1's pair, and
+     * replayed its opening; a tiebreak pair now starts at the next pair: g1, then g3 and g4, g5 and g6.
+     */
+    @Test
+    void tiebreakPairsAfterAnOddNumberOfGamesAreWholePairsOfTheirOwn() {
+        TournamentRun run = new TournamentRun(Runs.spec(Format.KNOCKOUT, 2, 1, 1, 64, null));
+        playOut(run, game -> Result.DRAW);
+        List<GameAssignment> games = run.pairedGames();
+        assertEquals(
+                List.of("r1-p1-g1", "r1-p1-g3", "r1-p1-g4", "r1-p1-g5", "r1-p1-g6"),
+                games.stream().map(GameAssignment::gameId).toList());
+        assertEquals(
+                List.of(1, 2, 2, 3, 3), games.stream().map(GameAssignment::pair).toList());
+        assertEquals(
+                List.of("e0", "e0", "e1", "e0", "e1"),
+                games.stream().map(GameAssignment::sente).toList());
+    }
+
     private static Set<String> pairings(List<GameAssignment> games) {
         Set<String> pairings = new HashSet<>();
         for (GameAssignment game : games) {
