@@ -24,7 +24,9 @@ Taikai.views = (function () {
   }
 
   function number(value, digits) {
-    return value === null || value === undefined || !isFinite(value) ? '—' : Number(value).toFixed(digits);
+    if (value === null || value === undefined || !isFinite(value)) return '—';
+    var text = Number(value).toFixed(digits);
+    return /^-0(\.0*)?$/.test(text) ? text.substring(1) : text; // a tiny negative is 0.0, not -0.0, as in the text report
   }
 
   /** A share as a percentage; a missing one (no game yet) as a dash, not as 0 %. */

@@ -84,6 +84,20 @@ public final class Tournaments {
         return plan.output();
     }
 
+    /** Plays four games that all end drawn by a move limit of 3 into {@code dir/drawn}; the folder. */
+    public static Path playDrawnMatch(Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("drawn.yaml"),
+                "name: drawn\nvariant: minishogi\nformat: match\nrounds: 2\ngames: 2\n"
+                        + "time-control: nodes 1\nconcurrency: 1\noutput: drawn\nadjudication: {move-limit: 3}\n"
+                        + "engines:\n"
+                        + fakeEntry("alpha", "--think-ms", "0", "--seed", "11")
+                        + fakeEntry("beta", "--think-ms", "0", "--seed", "12"));
+        RunPlan plan = TournamentFile.read(dir.resolve("drawn.yaml"));
+        run(plan, dev.taikai.enginehost.session.Timeouts.DEFAULT);
+        return plan.output();
+    }
+
     /** Plays two Kyoto shogi games of random moves (at most 40 plies each) into {@code dir/games}; the folder. */
     public static Path playRandomGames(Path dir) throws Exception {
         Files.writeString(

@@ -64,6 +64,13 @@ class ReportPageTest {
                     driver.findElements(By.cssSelector("#match .plot canvas")).isEmpty(), "the LLR path is drawn");
             browser.screenshot(Path.of("target", "screenshots", "report-standings.png"));
 
+            // results that did not vary: no interval on the page either (it showed "0.0 to 0.0")
+            Path drawn = Tournaments.playDrawnMatch(dir);
+            driver.get(drawn.resolve("report.html").toUri().toString());
+            String elo = driver.findElement(By.cssSelector("#match tr[data-measure='elo']"))
+                    .getText();
+            assertTrue(elo.endsWith("0.0 (no interval)"), elo);
+
             Path kyoto = Tournaments.playRandomGames(dir);
             driver.get(kyoto.resolve("report.html").toUri().toString());
             JsonNode game = longest(Tournaments.results(kyoto).get("games"));
