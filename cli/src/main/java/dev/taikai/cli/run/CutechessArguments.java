@@ -17,6 +17,7 @@ import dev.taikai.tournament.TournamentSpec;
 import dev.taikai.tournament.stats.Sprt;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -389,6 +390,7 @@ public final class CutechessArguments {
             throws ConfigException {
         Map<String, String> settings = new LinkedHashMap<>();
         List<String> engineArguments = new ArrayList<>(); // repeatable keys keep every value, -each's first
+        Map<String, String> flagOf = new HashMap<>(); // which flag gave each key, for the messages
         // an engine's own time control replaces -each's whole, not key by key
         boolean ownTime = own.stream().anyMatch(pair -> TIME_KEYS.contains(pair.split("=", 2)[0]));
         for (List<String> source : List.of(each, own)) {
@@ -405,6 +407,7 @@ public final class CutechessArguments {
                 if (key.equals("proto")) {
                     protocol(flag, pair.substring(equals + 1));
                 }
+                flagOf.put(key, flag);
                 if (REPEATABLE_KEYS.contains(key)) {
                     engineArguments.add(pair);
                 } else {
@@ -434,14 +437,14 @@ public final class CutechessArguments {
                         "-engine conf=" + conf + " speaks " + known.protocol().id() + ", not proto=" + proto);
             }
             if (!engineArguments.isEmpty()) {
-                throw new ConfigException("-engine conf=" + conf + " takes only name, option.* and time settings, not '"
-                        + engineArguments.get(0) + "'");
+                String key = engineArguments.get(0).split("=", 2)[0];
+                throw new ConfigException(notForCatalogEngine(flagOf.get(key), conf, engineArguments.get(0)));
             }
             Map<String, String> options = new LinkedHashMap<>(known.options());
             for (Map.Entry<String, String> setting : settings.entrySet()) {
                 if (!setting.getKey().startsWith("option.")) {
-                    throw new ConfigException("-engine conf=" + conf
-                            + " takes only name, option.* and time settings, not '" + setting.getKey() + "'");
+                    throw new ConfigException(
+                            notForCatalogEngine(flagOf.get(setting.getKey()), conf, setting.getKey()));
                 }
                 options.put(setting.getKey().substring(7), setting.getValue());
             }
@@ -458,6 +461,12 @@ public final class CutechessArguments {
         }
         inline.add(spec);
         return new Entrant(spec.id(), spec.id(), Map.of(), timeControl, margin);
+    }
+
+    /** The refusal of a setting a catalog engine does not take, naming the flag that gave it. */
+    private static String notForCatalogEngine(String flag, String conf, String setting) {
+        return ("-each".equals(flag) ? "-each: " : "") + "-engine conf=" + conf
+                + " takes only name, option.* and time settings, not '" + setting + "'";
     }
 
     /** {@code proto=}: {@code usi} or {@code xboard}. */

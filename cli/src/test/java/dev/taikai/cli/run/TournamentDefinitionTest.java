@@ -290,6 +290,8 @@ class TournamentDefinitionTest {
                 "-variant minishogi -engine cmd=/bin/engine -engine cmd=/bin/engine | two engines are named 'engine'",
                 "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -sprt elo0=0 | -sprt needs elo1=",
                 "-variant minishogi -engine conf=taikai-1 arg=x -engine conf=taikai-2 | takes only name, option.* and time settings, not 'arg=x'",
+                "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -each inc=1 | -each: -engine conf=taikai-1 takes only name, option.* and time settings, not 'inc'",
+                "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -each tc=9300000000 | time control '9300000000': '9300000000' seconds is more than a day",
                 "-variant minishogi -engine conf=taikai-1 timemargin=-5 -engine conf=taikai-2 | timemargin: an overrun margin is 0 to 60000 ms, not -5",
                 "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -timemargin soon | -timemargin needs a whole number, not 'soon'",
                 "-variant chess -engine conf=taikai-1 -engine conf=taikai-2 | unknown -variant 'chess'; the variants are minishogi, kyotoshogi",
