@@ -1,6 +1,7 @@
 package dev.taikai.enginehost.session;
 
 import dev.taikai.enginehost.catalog.EngineSpec;
+import dev.taikai.enginehost.catalog.EngineText;
 import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.OutputStreamWriter;
@@ -36,6 +37,9 @@ public final class EngineConnection {
     private final ArrayDeque<OutputLine> setAside = new ArrayDeque<>();
 
     private final PipeWatcher.Deadline deadline = new PipeWatcher.Deadline();
+    /** Armed while a write to the engine's input is under way (it blocks while the engine reads nothing). */
+    private final PipeWatcher.Deadline writing = new PipeWatcher.Deadline();
+
     private final PipeWatcher.Session housekeeping = new PipeWatcher.Session() {
         @Override
         public void drainAvailable() {
@@ -49,8 +53,13 @@ public final class EngineConnection {
         }
 
         @Override
+        public PipeWatcher.Deadline writeDeadline() {
+            return writing;
+        }
+
+        @Override
         public void deadlineFired() {
-            process.killTreeOnce(); // ends the waiting caller's read; the caller records the stall
+            process.killTreeOnce(); // ends the waiting caller's read or write; the caller records the stall
         }
     };
     private volatile EngineFailure failure;
@@ -98,27 +107,51 @@ public final class EngineConnection {
         }
     }
 
-    /** Sends one or more lines in a single write; a broken pipe is a disconnect. */
+    /**
+     * Sends one or more lines in a single write; a broken pipe is a disconnect. The write has a deadline of
+     * {@value #WRITE_MILLIS} ms: an engine that reads none of its input lets the pipe fill and the write
+     * block, and is then killed, a stall (so nothing waits on it for ever, not even the quit of a Ctrl-C).
+     */
     public Optional<EngineFailure> send(String lines) {
         if (failure != null) {
             return Optional.of(failure);
         }
         long waitedBefore = timeSends ? CpuWait.callerWaited() : -1;
-        long writing = System.nanoTime(); // before the write: the engine may answer before it returns
+        long started = System.nanoTime(); // before the write: the engine may answer before it returns
+        String first = lines.lines().findFirst().orElse("");
+        writing.arm(started + WRITE_MILLIS * 1_000_000);
         try {
             stdin.write(lines);
             stdin.write('\n');
             stdin.flush();
-            lastSendWaitNanos = CpuWait.callerWaitSince(waitedBefore);
-            if (log != null) {
-                log.sent(lines, writing);
-            }
-            return Optional.empty();
         } catch (IOException e) {
-            return Optional.of(
-                    disconnected("while sending '" + lines.lines().findFirst().orElse("") + "'"));
+            return Optional.of(writing.disarm() ? disconnected("while sending '" + first + "'") : stuck(first));
         }
+        if (!writing.disarm()) {
+            return Optional.of(stuck(first));
+        }
+        lastSendWaitNanos = CpuWait.callerWaitSince(waitedBefore);
+        if (log != null) {
+            log.sent(lines, started);
+        }
+        return Optional.empty();
     }
+
+    /** Whether a write to the engine is under way: for tests of a write that blocks. */
+    boolean writeUnderWay() {
+        return writing.armed();
+    }
+
+    /** The stall of a write that blocked past its deadline (the engine has been killed). */
+    private EngineFailure stuck(String line) {
+        return fail(
+                EngineFailure.Kind.STALL,
+                "the engine read none of its input for " + WRITE_MILLIS + " ms (its input pipe stayed full while '"
+                        + EngineText.shown(line) + "' was written)");
+    }
+
+    /** How long one write to the engine's input may block before the engine is taken to be stuck. */
+    static final long WRITE_MILLIS = 10_000;
 
     /**
      * The next answer before {@code deadlineNanos} ({@link #NO_DEADLINE}: none): {@link OutputLine#END} when

@@ -40,6 +40,11 @@ final class PipeWatcher {
             return current != FIRED && (current == null || state.compareAndSet(current, null));
         }
 
+        /** Whether a wait is under way (armed and neither ended nor fired). */
+        boolean armed() {
+            return state.get() instanceof Armed;
+        }
+
         boolean fireIfDue(long now) {
             return state.get() instanceof Armed armed
                     && now - armed.deadlineNanos() >= 0
@@ -47,12 +52,20 @@ final class PipeWatcher {
         }
     }
 
+    /** A deadline never armed. */
+    static final Deadline NONE = new Deadline();
+
     /** What the housekeeper needs of a session. */
     interface Session {
         /** Reads what the engine wrote while nobody waits on it (standard output and error); never blocks. */
         void drainAvailable();
 
         Deadline deadline();
+
+        /** The deadline of a write to the engine's input, which blocks while the engine reads none of it. */
+        default Deadline writeDeadline() {
+            return NONE;
+        }
 
         /** Called once when the session's deadline fires: kill the engine. */
         void deadlineFired();
@@ -101,7 +114,9 @@ final class PipeWatcher {
             long now = System.nanoTime();
             for (Session session : SESSIONS.keySet()) {
                 try {
-                    if (session.deadline().fireIfDue(now)) {
+                    // both fired in one tick: the engine is killed once, the first firing decides
+                    if (session.deadline().fireIfDue(now)
+                            | session.writeDeadline().fireIfDue(now)) {
                         session.deadlineFired();
                     }
                     session.drainAvailable();
