@@ -129,6 +129,9 @@ public final class FakeEngine {
                     // every game starts from the seed: the same opponent's moves get the same game, in
                     // whatever order and on whichever machine the games are played (both runners alike)
                     random.setSeed(switches.seed);
+                    if (switches.strayBestmove) {
+                        send("bestmove 5e4d");
+                    }
                     if (switches.newGameFloodMegabytes > 0) {
                         writeRaw('i', switches.newGameFloodMegabytes, true);
                     }
@@ -357,7 +360,7 @@ public final class FakeEngine {
         int score = switches.score != null ? switches.score : random.nextInt(201) - 100;
         send("info depth 1 seldepth 1 score cp " + score + " nodes " + (1 + random.nextInt(1000)) + " nps 1000 time "
                 + elapsedMillis + " hashfull 0 pv " + move);
-        send("bestmove " + move);
+        send((switches.tabBestmove ? "bestmove\t" : "bestmove ") + move);
     }
 
     /**

@@ -92,6 +92,12 @@ final class FakeEngineSwitches {
     boolean offerDraw;
     boolean falseClaim;
     boolean claimAfterMove;
+    /** USI: a tab, not a space, after {@code bestmove}. */
+    boolean tabBestmove;
+    /** USI: a {@code bestmove} nobody asked for, on reading {@code usinewgame}. */
+    boolean strayBestmove;
+    /** XBoard: resigns with a result and a comment, {@code 0-1 {White resigns}}, instead of a move. */
+    boolean resignAsResult;
 
     static FakeEngineSwitches parse(String[] args) {
         FakeEngineSwitches s = new FakeEngineSwitches();
@@ -143,6 +149,9 @@ final class FakeEngineSwitches {
                 case "--offer-draw" -> s.offerDraw = true;
                 case "--false-claim" -> s.falseClaim = true;
                 case "--claim-after-move" -> s.claimAfterMove = true;
+                case "--tab-bestmove" -> s.tabBestmove = true;
+                case "--stray-bestmove" -> s.strayBestmove = true;
+                case "--resign-as-result" -> s.resignAsResult = true;
                 default -> throw new IllegalArgumentException("unknown switch '" + arg + "'");
             }
         }

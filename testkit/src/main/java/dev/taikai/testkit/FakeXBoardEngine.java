@@ -327,6 +327,10 @@ final class FakeXBoardEngine {
             send("resign");
             return;
         }
+        if (switches.resignAsResult) {
+            send(engineSide == Color.SENTE ? "0-1 {White resigns}" : "1-0 {Black resigns}");
+            return;
+        }
         if (switches.malformedBestmove) {
             send("move xyzzy");
             return;
@@ -335,15 +339,13 @@ final class FakeXBoardEngine {
         int score = switches.score != null ? switches.score : random.nextInt(201) - 100;
         String xboard = toXBoard(usi);
         send("1 " + score + " " + millis / 10 + " " + (1 + random.nextInt(1000)) + " " + xboard);
-        send("move " + xboard);
         try {
             position = searched.play(Usi.parse(searched, usi, Notation.LISHOGI));
         } catch (MoveException e) {
             // an illegal move on purpose: the engine's own board stays where it was
         }
-        if (switches.claimAfterMove) {
-            send("1/2-1/2 {claimed after the move}");
-        }
+        // the claim in the same write as the move: read with it, whenever the driver reads the move
+        send("move " + xboard + (switches.claimAfterMove ? "\n1/2-1/2 {claimed after the move}" : ""));
     }
 
     private String chooseMove(Position searched) {

@@ -215,6 +215,22 @@ public final class EngineConnection {
         return line == OutputLine.END ? null : line;
     }
 
+    /**
+     * Drops the answers already read that nobody asked for (a {@code bestmove} outside a search, a result
+     * claim left from the last game), counted in the failure's account of odd output: played later, such
+     * an answer would be taken for the next question's.
+     */
+    public void dropLeftovers() {
+        for (OutputLine line = poll(); line != null; line = poll()) {
+            output.stray(line.text());
+        }
+    }
+
+    /** Counts {@code line}, an answer that came when none was asked for, and drops it. */
+    public void dropStray(OutputLine line) {
+        output.stray(line.text());
+    }
+
     /** Hands {@code lines} out again, in this order, before anything read later. */
     public void setAside(List<OutputLine> lines) {
         for (int i = lines.size() - 1; i >= 0; i--) {

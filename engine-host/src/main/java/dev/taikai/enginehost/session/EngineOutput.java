@@ -175,10 +175,27 @@ final class EngineOutput {
         return infoLines;
     }
 
+    /** Counts an answer that came when none was asked for, and was dropped. */
+    void stray(String line) {
+        strayAnswers++;
+        lastStrayAnswer = line;
+    }
+
+    private volatile long strayAnswers;
+    private volatile String lastStrayAnswer = "";
+
     /** A short account of output that was not protocol: counts and the last unexpected line. */
     String oddities() {
         StringBuilder out = new StringBuilder();
+        if (strayAnswers > 0) {
+            String last = lastStrayAnswer.length() > 80 ? lastStrayAnswer.substring(0, 80) + "..." : lastStrayAnswer;
+            out.append(strayAnswers)
+                    .append(" answer(s) nobody asked for dropped, last: '")
+                    .append(last)
+                    .append("'");
+        }
         if (otherLines > 0) {
+            out.append(out.isEmpty() ? "" : "; ");
             String last = lastOtherLine.length() > 80 ? lastOtherLine.substring(0, 80) + "..." : lastOtherLine;
             out.append(otherLines)
                     .append(" unexpected line(s), last: '")

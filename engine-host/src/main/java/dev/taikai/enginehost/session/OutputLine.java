@@ -9,8 +9,15 @@ package dev.taikai.enginehost.session;
 public record OutputLine(String text, long readNanos, long readWaitNanos) {
     public static final OutputLine END = new OutputLine(null, 0, 0);
 
-    /** Whether the line is {@code keyword}, or starts with it and a space. */
+    /**
+     * Whether the line is {@code keyword}, or starts with it and white space (a space or a tab: USI, as UCI,
+     * allows any white space between tokens).
+     */
     public boolean is(String keyword) {
-        return text != null && (text.equals(keyword) || text.startsWith(keyword + " "));
+        return text != null
+                && text.startsWith(keyword)
+                && (text.length() == keyword.length()
+                        || text.charAt(keyword.length()) == ' '
+                        || text.charAt(keyword.length()) == '\t');
     }
 }

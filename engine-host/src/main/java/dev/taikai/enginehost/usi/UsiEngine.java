@@ -250,7 +250,11 @@ public final class UsiEngine extends PipeEngine {
                     return Optional.empty();
                 }
                 if (line.is("bestmove")) {
-                    keep.add(line);
+                    if (search != null) {
+                        keep.add(line); // the running search's, for its caller
+                    } else {
+                        connection.dropStray(line);
+                    }
                 }
             }
         } finally {
@@ -289,6 +293,7 @@ public final class UsiEngine extends PipeEngine {
         if (search != null) {
             throw new IllegalStateException("a search is already running on engine '" + spec.id() + "'");
         }
+        connection.dropLeftovers(); // a bestmove read since the last search's is no answer to this one
         connection.beginSearch(limits.timed());
         Search started = new Search(limits, position.sideToMove());
         String commands = position.text() + "\n" + limits.goCommand(spec.has(Quirk.SWAPPED_CLOCKS));

@@ -442,6 +442,9 @@ public final class XBoardEngine extends PipeEngine {
         }
         gamePlayed = true;
         playing = null;
+        // what the last game left (a result claim after its last move, which CECP asks for) answers nothing
+        // of this one; with ping, sync reads it too, without it would be taken for the first move's answer
+        connection.dropLeftovers();
         Optional<EngineFailure> sent = resetBoard(startSfen());
         return sent.isPresent() ? sent : sync(timeouts.readyMillis(), new ArrayList<>());
     }
@@ -639,7 +642,7 @@ public final class XBoardEngine extends PipeEngine {
             if (line.is("move")) {
                 return moved(text.substring(4).trim(), line);
             }
-            if (text.equals("resign") || text.startsWith("resign ")) {
+            if (text.equals("resign") || text.startsWith("resign ") || resigns(text, search.side)) {
                 return best("resign", line);
             }
             if (isResultClaim(text)) {
@@ -659,6 +662,15 @@ public final class XBoardEngine extends PipeEngine {
             }
             // offer draw, telluser, Error, a late pong: kept in the log, not acted on
         }
+    }
+
+    /**
+     * Whether {@code text} is CECP's other way to resign: a result that loses for the engine's own {@code
+     * side} with "resign" in its comment ({@code 0-1 {White resigns}} from the side that moves first).
+     */
+    private static boolean resigns(String text, Color side) {
+        return text.startsWith(side == Color.SENTE ? "0-1" : "1-0")
+                && text.toLowerCase(Locale.ROOT).contains("resign");
     }
 
     private MoveReply moved(String xboardMove, OutputLine line) {

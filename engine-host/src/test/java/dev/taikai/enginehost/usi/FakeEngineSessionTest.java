@@ -432,6 +432,30 @@ class FakeEngineSessionTest {
     }
 
     /**
+     * A tab after {@code bestmove} is white space, as USI (like UCI) allows between tokens: the move was not
+     * seen and the engine lost by a stall. A {@code bestmove} nobody asked for (here on reading {@code
+     * usinewgame}) is dropped, not kept as the next search's answer: it was played a move early, with a
+     * negative time, and every answer after it was one move late.
+     */
+    @Test
+    void aTabAfterBestmoveIsWhiteSpaceAndABestmoveNobodyAskedForIsDropped() throws Exception {
+        UsiEngine tabbed = Sessions.start(Sessions.fake("--tab-bestmove"), Variant.MINISHOGI, QUICK);
+        assertInstanceOf(BestMove.class, tabbed.go(MINI_START, SearchLimits.nodes(1)));
+        Sessions.closeAndAssertGone(tabbed);
+
+        UsiEngine stray = Sessions.start(Sessions.fake("--stray-bestmove"), Variant.MINISHOGI, QUICK);
+        assertTrue(stray.newGame().isEmpty());
+        BestMove best = assertInstanceOf(BestMove.class, stray.go(MINI_START, SearchLimits.nodes(1)));
+        assertTrue(best.engineNanos() > 0, "the search's own answer, read after its go: " + best.engineNanos());
+        assertTrue(
+                stray.outputOddities().contains("1 answer(s) nobody asked for dropped, last: 'bestmove 5e4d'"),
+                stray.outputOddities());
+        assertTrue(stray.newGame().isEmpty(), "the next game's stray answer is dropped too");
+        assertInstanceOf(BestMove.class, stray.go(MINI_START, SearchLimits.nodes(1)));
+        Sessions.closeAndAssertGone(stray);
+    }
+
+    /**
      * An engine that leaves a process behind outside its process group (a double fork and setsid), holding
      * the engine's standard output and error open: the session still ends, leaving no thread or descriptor
      * of the driver behind, and the next session works.

@@ -208,6 +208,17 @@ class XBoardEngineTest {
                 "resign",
                 assertInstanceOf(BestMove.class, goFrom(resigning, List.of())).move());
         resigning.close();
+        // CECP's other resignation, a result with "resign" in its comment, from sente (XBoard's white) and gote
+        XBoardEngine resultResigning = XBoardSessions.startFake(Variant.MINISHOGI, "--resign-as-result");
+        assertEquals(
+                "resign",
+                assertInstanceOf(BestMove.class, goFrom(resultResigning, List.of()))
+                        .move());
+        assertEquals(
+                "resign",
+                assertInstanceOf(BestMove.class, goFrom(resultResigning, List.of("3e2d")))
+                        .move());
+        resultResigning.close();
         XBoardEngine illegal = XBoardSessions.startFake(Variant.MINISHOGI, "--illegal-move");
         EngineFailure refused = assertInstanceOf(EngineFailure.class, goFrom(illegal, List.of()));
         assertEquals(EngineFailure.Kind.PROTOCOL_ERROR, refused.kind(), "an illegal move loses as one");
@@ -220,6 +231,23 @@ class XBoardEngineTest {
         play(List.of(offering, other), Variant.MINISHOGI, null, 10, SearchLimits.movetime(20));
         offering.close();
         other.close();
+    }
+
+    /**
+     * Without ping nothing reads what an engine says after its last move, such as the result claim CECP asks
+     * for after a mating move; the next game took it for the first move's answer, a false claim.
+     */
+    @Test
+    void whatTheLastGameLeftIsNoAnswerInTheNext() throws Exception {
+        XBoardEngine engine = XBoardSessions.startFake(Variant.MINISHOGI, "--no-ping", "--claim-after-move");
+        assertInstanceOf(BestMove.class, goFrom(engine, List.of())); // the fake's claim comes in the same write
+        engine.gameOver(GameEnd.DRAW);
+        MoveReply next = goFrom(engine, List.of());
+        assertInstanceOf(BestMove.class, next, "the next game's first move: " + next);
+        assertTrue(
+                engine.outputOddities().contains("1 answer(s) nobody asked for dropped, last: '1/2-1/2 {claimed"),
+                engine.outputOddities());
+        engine.close();
     }
 
     @Test
