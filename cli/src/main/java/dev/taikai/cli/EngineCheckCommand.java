@@ -108,7 +108,8 @@ final class EngineCheckCommand implements Callable<Integer> {
                                 new ExitCodes.UsageException("unknown quirk '" + quirk + "'; known: swapped-clocks")));
             }
             return resolved.withOptions(allOptions).withQuirks(allQuirks);
-        } catch (ConfigException e) {
+        } catch (ConfigException | IllegalArgumentException e) {
+            // an option the entry would refuse (a newline, 'value' in a name, too long) is refused here alike
             throw new ExitCodes.UsageException(e.getMessage());
         }
     }

@@ -64,6 +64,21 @@ class EngineCheckCommandTest {
         assertFalse(run.err().contains("Exception"), run.err());
     }
 
+    /** An option the catalog would refuse is bad usage here too; it was a Java exception and exit 1. */
+    @Test
+    void anOptionTheCatalogWouldRefuseIsBadUsage() {
+        for (String option : List.of("Hash value=5", "Hash=" + "x".repeat(300), "Hash=1\nquit")) {
+            CliRun run = CliRun.of(
+                    "engine-check", "--engine", "fairy-stockfish", "--variant", "minishogi", "--option", option);
+            assertEquals(2, run.exitCode(), run.err());
+            assertFalse(run.err().contains("Exception"), run.err());
+            assertTrue(
+                    run.err().startsWith("taikai engine-check: ")
+                            && run.err().lines().count() == 1,
+                    run.err());
+        }
+    }
+
     @Test
     void aProgramThatDoesNotExistIsAFailedCheckNotACrash() {
         CliRun run = CliRun.of("engine-check", "--engine", "/no/such/engine", "--variant", "minishogi");

@@ -409,8 +409,7 @@ final class FakeXBoardEngine {
 
     private void send(String line) {
         synchronized (out) {
-            out.print(line);
-            out.print('\n');
+            out.print(line + "\n"); // one write, whole lines: what is sent together is read together
             out.flush();
         }
     }

@@ -166,8 +166,12 @@ public final class Catalog {
                 }
             }
         }
-        return new EngineSpec(
-                id, command, workdir, env, options, variantOption, notation, quirks, limits, fileOptions, protocol);
+        try {
+            return new EngineSpec(
+                    id, command, workdir, env, options, variantOption, notation, quirks, limits, fileOptions, protocol);
+        } catch (IllegalArgumentException e) {
+            throw entry.error(e.getMessage()); // what the entry's fields are checked for together
+        }
     }
 
     private static ProcessLimits limits(YamlNode node) throws ConfigException {

@@ -52,6 +52,23 @@ public record EngineSpec(
             throw new IllegalArgumentException("engine '" + id + "' needs a command");
         }
         command = List.copyOf(command);
+        // no program takes a NUL in its arguments or environment, nor '=' in a variable's name
+        for (int i = 0; i < command.size(); i++) {
+            if (command.get(i).indexOf('\0') >= 0) {
+                throw new IllegalArgumentException("engine '" + id + "' command word " + (i + 1)
+                        + " holds a NUL character: " + EngineText.shown(command.get(i)));
+            }
+        }
+        for (Map.Entry<String, String> variable : environment.entrySet()) {
+            String name = variable.getKey();
+            if (name.isEmpty()
+                    || name.indexOf('=') >= 0
+                    || name.indexOf('\0') >= 0
+                    || variable.getValue().indexOf('\0') >= 0) {
+                throw new IllegalArgumentException("engine '" + id + "' environment variable " + EngineText.shown(name)
+                        + ": a name is not empty and holds no '=' or NUL, a value no NUL");
+            }
+        }
         environment = Collections.unmodifiableMap(new LinkedHashMap<>(environment));
         options = Collections.unmodifiableMap(
                 new LinkedHashMap<>(EngineText.options("engine '" + id + "' options", options)));

@@ -1,6 +1,7 @@
 package dev.taikai.enginehost.check;
 
 import dev.taikai.enginehost.catalog.EngineSpec;
+import dev.taikai.enginehost.catalog.EngineText;
 import dev.taikai.enginehost.catalog.Protocol;
 import dev.taikai.enginehost.catalog.Quirk;
 import dev.taikai.enginehost.check.CheckReport.Verdict;
@@ -149,8 +150,8 @@ public final class EngineCheck {
                             Locale.ROOT,
                             "usiok after %.1f ms; '%s' by '%s', %d options",
                             identity.handshakeNanos() / 1e6,
-                            identity.name(),
-                            identity.author(),
+                            EngineText.shown(identity.name()),
+                            EngineText.shown(identity.author()),
                             identity.options().size()),
                     true);
             add("variant", Verdict.PASS, "selected with " + identity.variantOption() + " " + variant.name(), true);

@@ -1,6 +1,7 @@
 package dev.taikai.enginehost.check;
 
 import dev.taikai.enginehost.catalog.EngineSpec;
+import dev.taikai.enginehost.catalog.EngineText;
 import dev.taikai.enginehost.check.CheckReport.Verdict;
 import dev.taikai.enginehost.session.BestMove;
 import dev.taikai.enginehost.session.EngineFailure;
@@ -127,7 +128,7 @@ final class XBoardCheck {
                             "%s after %.1f ms; '%s', %d options",
                             saidDone ? "done=1" : "no done=1 (taken after 2 s)",
                             identity.handshakeNanos() / 1e6,
-                            identity.name(),
+                            EngineText.shown(identity.name()),
                             identity.options().size()),
                     true);
             add("variant", Verdict.PASS, "'variant " + engine.variantName() + "'; its setup is the rules' start", true);

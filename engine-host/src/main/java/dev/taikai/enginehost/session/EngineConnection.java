@@ -102,7 +102,7 @@ public final class EngineConnection {
         try {
             EngineProcess.resolve(spec.command().get(0), spec.workingDirectory());
             return Optional.empty();
-        } catch (IOException e) {
+        } catch (IOException | java.nio.file.InvalidPathException e) {
             return Optional.of(e.getMessage());
         }
     }
@@ -241,7 +241,8 @@ public final class EngineConnection {
     /** A disconnect failure: the engine's exit status and {@code when} ("during a search"). */
     public EngineFailure disconnected(String when) {
         process.awaitExit(500);
-        return fail(EngineFailure.Kind.DISCONNECT, "the engine " + process.exitDescription() + " " + when);
+        String what = process.process().isAlive() ? "closed its output and kept running" : process.exitDescription();
+        return fail(EngineFailure.Kind.DISCONNECT, "the engine " + what + " " + when);
     }
 
     /** Records the first failure, kills the engine's processes and returns the failure (the first one). */

@@ -1,5 +1,6 @@
 package dev.taikai.enginehost.session;
 
+import dev.taikai.enginehost.catalog.EngineText;
 import dev.taikai.rules.Termination;
 import java.util.List;
 import java.util.Locale;
@@ -44,7 +45,7 @@ public record EngineFailure(Kind kind, String detail, List<String> stderrTail) i
         String text = kind.name().toLowerCase(Locale.ROOT).replace('_', ' ') + ": " + detail;
         if (!stderrTail.isEmpty()) {
             String last = stderrTail.get(stderrTail.size() - 1);
-            text += "; stderr: " + (last.length() > 200 ? last.substring(0, 200) + "..." : last);
+            text += "; stderr: " + EngineText.shown(last); // the engine's text, its control characters escaped
         }
         return text;
     }

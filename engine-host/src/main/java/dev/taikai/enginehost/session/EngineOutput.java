@@ -1,5 +1,6 @@
 package dev.taikai.enginehost.session;
 
+import dev.taikai.enginehost.catalog.EngineText;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.concurrent.ArrayBlockingQueue;
@@ -188,7 +189,7 @@ final class EngineOutput {
     String oddities() {
         StringBuilder out = new StringBuilder();
         if (strayAnswers > 0) {
-            String last = lastStrayAnswer.length() > 80 ? lastStrayAnswer.substring(0, 80) + "..." : lastStrayAnswer;
+            String last = EngineText.shown(lastStrayAnswer);
             out.append(strayAnswers)
                     .append(" answer(s) nobody asked for dropped, last: '")
                     .append(last)
@@ -196,7 +197,7 @@ final class EngineOutput {
         }
         if (otherLines > 0) {
             out.append(out.isEmpty() ? "" : "; ");
-            String last = lastOtherLine.length() > 80 ? lastOtherLine.substring(0, 80) + "..." : lastOtherLine;
+            String last = EngineText.shown(lastOtherLine);
             out.append(otherLines)
                     .append(" unexpected line(s), last: '")
                     .append(last)

@@ -114,6 +114,10 @@ final class EngineProcess {
 
     /** The program's path: as given when it contains a '/', otherwise the first match on PATH. */
     static Path resolve(String command, Path workingDirectory) throws IOException {
+        if (workingDirectory != null && !Files.isDirectory(workingDirectory)) {
+            // said here: the start would blame the first program it runs (setsid) for the missing directory
+            throw new IOException("the engine's working directory " + workingDirectory + " is not a directory");
+        }
         if (command.contains("/")) {
             Path path = Path.of(command);
             if (!path.isAbsolute() && workingDirectory != null) {

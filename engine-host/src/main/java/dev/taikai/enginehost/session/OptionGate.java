@@ -52,6 +52,11 @@ public final class OptionGate {
         if (!spec.fileOptions().contains(name)) {
             return Optional.of(spec.fileOptionRefusal(name));
         }
+        if (!value.equals(value.strip()) || value.contains("  ")) {
+            // the engine reads the value as words: ' /tmp/x' is '/tmp/x' to it, outside the directory checked
+            return Optional.of("option '" + name + "' = '" + EngineText.shown(value)
+                    + "': a file option's value neither begins nor ends with a space, nor holds two in a row");
+        }
         try {
             Path resolved = workingDirectory.resolve(value).normalize();
             if (resolved.startsWith(workingDirectory)) {

@@ -47,6 +47,11 @@ public record SearchInfo(
     }
 
     /** Parses an {@code info} line; unknown or malformed parts are skipped, never fatal. */
+    /** {@code value} as an int, or {@code otherwise} when it is none (a depth of 99999999999 is no depth). */
+    private static int small(long value, int otherwise) {
+        return value >= Integer.MIN_VALUE && value <= Integer.MAX_VALUE ? (int) value : otherwise;
+    }
+
     public static SearchInfo parse(String line) {
         String[] w = Words.of(line, Integer.MAX_VALUE).toArray(new String[0]);
         int depth = -1;
@@ -60,12 +65,12 @@ public record SearchInfo(
         String string = null;
         for (int i = 1; i < w.length; i++) {
             switch (w[i]) {
-                case "depth" -> depth = (int) number(w, ++i, depth);
-                case "seldepth" -> seldepth = (int) number(w, ++i, seldepth);
+                case "depth" -> depth = small(number(w, ++i, depth), depth);
+                case "seldepth" -> seldepth = small(number(w, ++i, seldepth), seldepth);
                 case "time" -> time = number(w, ++i, time);
                 case "nodes" -> nodes = number(w, ++i, nodes);
                 case "nps" -> nps = number(w, ++i, nps);
-                case "hashfull" -> hashfull = (int) number(w, ++i, hashfull);
+                case "hashfull" -> hashfull = small(number(w, ++i, hashfull), hashfull);
                 case "score" -> {
                     if (i + 2 < w.length && (w[i + 1].equals("cp") || w[i + 1].equals("mate"))) {
                         score = score(w[i + 1], w[i + 2]);

@@ -1,6 +1,7 @@
 package dev.taikai.enginehost.usi;
 
 import dev.taikai.enginehost.catalog.EngineSpec;
+import dev.taikai.enginehost.catalog.EngineText;
 import dev.taikai.enginehost.catalog.Quirk;
 import dev.taikai.enginehost.session.BestMove;
 import dev.taikai.enginehost.session.CpuWait;
@@ -351,8 +352,8 @@ public final class UsiEngine extends PipeEngine {
         search = null;
         List<String> words = Words.of(line.text(), 4);
         if (words.size() < 2 || !MOVE.matcher(words.get(1)).matches()) {
-            String shown = line.text().length() > 80 ? line.text().substring(0, 80) + "..." : line.text();
-            return fail(EngineFailure.Kind.PROTOCOL_ERROR, "'" + shown + "' does not name a move");
+            return fail(
+                    EngineFailure.Kind.PROTOCOL_ERROR, "'" + EngineText.shown(line.text()) + "' does not name a move");
         }
         String ponder = words.size() >= 4
                         && words.get(2).equals("ponder")

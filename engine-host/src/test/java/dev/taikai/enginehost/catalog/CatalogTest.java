@@ -1,6 +1,7 @@
 package dev.taikai.enginehost.catalog;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -71,6 +72,21 @@ class CatalogTest {
                 ConfigException.class,
                 () -> Catalog.parse(new StringReader(yaml.replace("\\n", "\n").replace("\\t", "\t")), "engines.yaml"));
         assertTrue(e.getMessage().startsWith(message), e.getMessage());
+    }
+
+    /** No program takes a NUL: refused where it is written, not by a failed start after the run began. */
+    @Test
+    void aNulInACommandOrTheEnvironmentIsRefusedWhereItIsWritten() {
+        for (String yaml : List.of(
+                "engines:\n  - id: a\n    command: \"x\\0y\"\n",
+                "engines:\n  - id: a\n    command: x\n    env: {X: \"a\\0b\"}\n",
+                "engines:\n  - id: a\n    command: x\n    env: {\"A=B\": x}\n")) {
+            ConfigException e = assertThrows(
+                    ConfigException.class, () -> Catalog.parse(new StringReader(yaml), "engines.yaml"), yaml);
+            assertTrue(e.getMessage().startsWith("engines.yaml:"), e.getMessage());
+            assertTrue(e.getMessage().contains("NUL"), e.getMessage());
+            assertFalse(e.getMessage().contains("\0"), "the NUL itself is not printed: " + e.getMessage());
+        }
     }
 
     @Test

@@ -64,6 +64,10 @@ class ProtocolTextTest {
         assertEquals(
                 "hello world  x",
                 SearchInfo.parse("info depth 1 string hello world  x").string());
+        // a depth beyond an int is no depth, not the number it wraps to (1215752191)
+        SearchInfo huge = SearchInfo.parse("info depth 99999999999 seldepth 7 hashfull 99999999999");
+        assertEquals(-1, huge.depth());
+        assertEquals(7, huge.seldepth());
         SearchInfo garbage = SearchInfo.parse("info depth x nodes 99999999999999999999 score cp pv");
         assertEquals(-1, garbage.depth());
         assertEquals(-1, garbage.nodes());

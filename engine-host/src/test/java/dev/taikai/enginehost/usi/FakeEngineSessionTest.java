@@ -532,6 +532,13 @@ class FakeEngineSessionTest {
             assertTrue(
                     refused.detail().contains("is not a path inside the engine's working directory"), refused.detail());
         }
+        // the engine reads the value as words: a leading space made ' /abs/path' relative to the check only
+        for (String spaced : List.of(" " + outside, " ../owned.txt", "a  b", "log ")) {
+            EngineFailure refused = Sessions.startFailure(allowed.withOptions(Map.of("Debug Log File", spaced)), QUICK);
+            assertTrue(
+                    refused.detail().contains("a file option's value neither begins nor ends with a space"),
+                    refused.detail());
+        }
         assertFalse(Files.exists(outside), "no file made outside by any refused value");
 
         Path workdir = Files.createDirectory(dir.resolve("engine"));
