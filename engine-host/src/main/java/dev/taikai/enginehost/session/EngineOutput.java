@@ -35,6 +35,10 @@ final class EngineOutput {
     private volatile String lastOtherLine;
     private volatile long droppedLines;
     private volatile long cutLines;
+    /** Answers that came when none was asked for, dropped by the session ({@link #stray}). */
+    private volatile long strayAnswers;
+
+    private volatile String lastStrayAnswer = "";
 
     private final LineClassifier classifier;
 
@@ -181,9 +185,6 @@ final class EngineOutput {
         strayAnswers++;
         lastStrayAnswer = line;
     }
-
-    private volatile long strayAnswers;
-    private volatile String lastStrayAnswer = "";
 
     /** A short account of output that was not protocol: counts and the last unexpected line. */
     String oddities() {

@@ -244,9 +244,7 @@ class XBoardEngineTest {
         engine.gameOver(GameEnd.DRAW);
         MoveReply next = goFrom(engine, List.of());
         assertInstanceOf(BestMove.class, next, "the next game's first move: " + next);
-        assertTrue(
-                engine.outputOddities().contains("1 answer(s) nobody asked for dropped, last: '1/2-1/2 {claimed"),
-                engine.outputOddities());
+        assertTrue(engine.outputOddities().contains(" answer(s) nobody asked for dropped"), engine.outputOddities());
         engine.close();
     }
 
