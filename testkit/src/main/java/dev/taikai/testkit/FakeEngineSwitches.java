@@ -47,7 +47,10 @@ final class FakeEngineSwitches {
             "  --refuse-moves           (XBoard) answer every usermove with 'Illegal move'",
             "  --offer-draw             (XBoard) offer a draw before each move",
             "  --false-claim            (XBoard) claim '1-0 {White mates}' instead of moving",
-            "  --claim-after-move       (XBoard) claim '1/2-1/2' after each move",
+            "  --claim-after-move       (XBoard) claim '1/2-1/2' after each move, in the move's own write",
+            "  --resign-as-result       (XBoard) resign with '0-1 {White resigns}' (as gote '1-0 {Black resigns}')",
+            "  --tab-bestmove           a tab, not a space, after bestmove",
+            "  --stray-bestmove         'bestmove 5e4d' on reading usinewgame, asked for by nobody",
             "  (always) setoption name Debug Log File value PATH creates PATH, as Fairy-Stockfish does");
 
     String name = "Taikai fake engine";
