@@ -63,6 +63,8 @@ final class RunRecords implements AutoCloseable {
     private int gamesWritten;
     /** When report.html was last written ({@link System#nanoTime}), or 0. */
     private long reportWrittenNanos;
+    /** The SPRT's verdict over the pairs counted when results.json was last written, null before. */
+    private Sprt.Verdict sprtVerdict;
 
     private RunRecords(RunPlan plan, TournamentRun run, Path dir, FileChannel journal, RandomAccessFile results) {
         this.plan = plan;
@@ -524,7 +526,8 @@ final class RunRecords implements AutoCloseable {
         putNumber(m, "elo_upper", interval ? elo.upper() : Double.NaN);
         putNumber(m, "los", wdl.los());
         putNumber(m, "draw_ratio", wdl.drawRatio());
-        Pentanomial pairs = standings.pentanomial(first, second);
+        List<Pentanomial> path = standings.pentanomialPath(first, second);
+        Pentanomial pairs = path.isEmpty() ? Pentanomial.EMPTY : path.get(path.size() - 1);
         ArrayNode counts = m.putArray("pentanomial");
         for (long count : pairs.counts()) {
             counts.add(count);
@@ -546,7 +549,7 @@ final class RunRecords implements AutoCloseable {
             s.put("upper_bound", sprt.upperBound());
             s.put("elo0", sprt.elo0());
             s.put("elo1", sprt.elo1());
-            Sprt.Verdict verdict = sprt.verdict(standings.pentanomialPath(first, second));
+            Sprt.Verdict verdict = sprtVerdict = sprt.verdict(path, sprtVerdict);
             s.put("status", verdict.status().name());
             if (verdict.status() != Sprt.Status.CONTINUE) {
                 s.put("crossed_after_pairs", verdict.pairs());

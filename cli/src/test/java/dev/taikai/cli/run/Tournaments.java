@@ -86,28 +86,26 @@ public final class Tournaments {
 
     /** Plays four games that all end drawn by a move limit of 3 into {@code dir/drawn}; the folder. */
     public static Path playDrawnMatch(Path dir) throws Exception {
-        Files.writeString(
-                dir.resolve("drawn.yaml"),
-                "name: drawn\nvariant: minishogi\nformat: match\nrounds: 2\ngames: 2\n"
-                        + "time-control: nodes 1\nconcurrency: 1\noutput: drawn\nadjudication: {move-limit: 3}\n"
-                        + "engines:\n"
-                        + fakeEntry("alpha", "--think-ms", "0", "--seed", "11")
-                        + fakeEntry("beta", "--think-ms", "0", "--seed", "12"));
-        RunPlan plan = TournamentFile.read(dir.resolve("drawn.yaml"));
-        run(plan, dev.taikai.enginehost.session.Timeouts.DEFAULT);
-        return plan.output();
+        return playAlphaAndBeta(
+                dir, "drawn", "drawn", "variant: minishogi\nrounds: 2\nadjudication: {move-limit: 3}\n");
     }
 
     /** Plays two Kyoto shogi games of random moves (at most 40 plies each) into {@code dir/games}; the folder. */
     public static Path playRandomGames(Path dir) throws Exception {
+        return playAlphaAndBeta(
+                dir, "random", "games", "variant: kyotoshogi\nrounds: 1\nadjudication: {move-limit: 40}\n");
+    }
+
+    /** A match {@code name} of two seeded random fakes, 2 games a round, with {@code settings}, into {@code dir/output}. */
+    private static Path playAlphaAndBeta(Path dir, String name, String output, String settings) throws Exception {
+        Path file = dir.resolve(name + ".yaml");
         Files.writeString(
-                dir.resolve("random.yaml"),
-                "name: random\nvariant: kyotoshogi\nformat: match\nrounds: 1\ngames: 2\n"
-                        + "time-control: nodes 1\nconcurrency: 1\noutput: games\nadjudication: {move-limit: 40}\n"
-                        + "engines:\n"
+                file,
+                "name: " + name + "\nformat: match\ngames: 2\ntime-control: nodes 1\nconcurrency: 1\noutput: "
+                        + output + "\n" + settings + "engines:\n"
                         + fakeEntry("alpha", "--think-ms", "0", "--seed", "11")
                         + fakeEntry("beta", "--think-ms", "0", "--seed", "12"));
-        RunPlan plan = TournamentFile.read(dir.resolve("random.yaml"));
+        RunPlan plan = TournamentFile.read(file);
         run(plan, dev.taikai.enginehost.session.Timeouts.DEFAULT);
         return plan.output();
     }

@@ -81,8 +81,7 @@ public final class Kif {
             }
             Color mover = position.sideToMove();
             // the time field is what the clock was charged, in whole seconds (rounded down), move and total
-            // (in whole microseconds, as the journal keeps them, so a resumed run writes the same KIF)
-            long charged = Math.round(moves.get(i).chargedNanos() / 1e3);
+            long charged = micros(moves.get(i).chargedNanos());
             long seconds = charged / 1_000_000L;
             totalMicros[mover.index()] += charged;
             long total = totalMicros[mover.index()] / 1_000_000L;
@@ -111,14 +110,15 @@ public final class Kif {
      * A move's time in whole microseconds, as the journal keeps it: every time in a KIF comes from it, so
      * that a game's KIF written as it ends and written again from the journal (on resume) are the same.
      */
-    private static long micros(MoveRecord move) {
-        return Math.round(move.timeNanos() / 1e3);
+    /** Nanoseconds as whole microseconds, as the journal keeps them (a resumed run writes the same KIF). */
+    private static long micros(long nanos) {
+        return Math.round(nanos / 1e3);
     }
 
     /** {@code *time 52 ms, score cp 58, depth 11}: what the time field's whole seconds and the moves leave out. */
     private static String comment(MoveRecord move) {
         StringBuilder text = new StringBuilder("*time ")
-                .append(Math.round(micros(move) / 1e3))
+                .append(Math.round(micros(move.timeNanos()) / 1e3))
                 .append(" ms");
         if (move.score() != null) {
             text.append(", score ")

@@ -49,7 +49,19 @@ public record Sprt(double elo0, double elo1, double alpha, double beta) {
      * pairs played out after it do not change; CONTINUE while no pair has crossed.
      */
     public Verdict verdict(java.util.List<Pentanomial> path) {
-        for (int i = 0; i < path.size(); i++) {
+        return verdict(path, null);
+    }
+
+    /**
+     * {@link #verdict(java.util.List)} of a path that has grown since {@code earlier}, the verdict of its
+     * first {@code earlier.pairs()} pairs (null: none): a verdict taken stands, and only the pairs since are
+     * read, so a caller that asks after every game does not compute the whole path's LLRs again each time.
+     */
+    public Verdict verdict(java.util.List<Pentanomial> path, Verdict earlier) {
+        if (earlier != null && earlier.status() != Status.CONTINUE) {
+            return earlier;
+        }
+        for (int i = earlier == null ? 0 : earlier.pairs(); i < path.size(); i++) {
             double llr = llr(path.get(i));
             if (status(llr) != Status.CONTINUE) {
                 return new Verdict(status(llr), i + 1, llr);
@@ -141,7 +153,8 @@ public record Sprt(double elo0, double elo1, double alpha, double beta) {
         return p;
     }
 
-    private static double tOf(double[] scores, double[] p) {
+    /** (μ − ½)/σ of the distribution {@code p} on {@code scores}. */
+    static double tOf(double[] scores, double[] p) {
         double mu = 0;
         for (int i = 0; i < p.length; i++) {
             mu += p[i] * scores[i];

@@ -186,6 +186,7 @@ class StatisticsTest {
         assertEquals(sprt.llr(path.get(1)), verdict.llr());
         assertEquals(
                 new Sprt.Verdict(Sprt.Status.CONTINUE, 1, sprt.llr(path.get(0))), sprt.verdict(path.subList(0, 1)));
+        assertEquals(verdict, sprt.verdict(path, sprt.verdict(path.subList(0, 1))), "read on from an earlier verdict");
         assertEquals("0.00", Sprt.format(-0.000444), "no -0.00");
     }
 
@@ -208,18 +209,8 @@ class StatisticsTest {
         for (double elo : new double[] {-10, 0, 2, 5, 20}) {
             double t = Sprt.perPairT(elo);
             double[] p = Sprt.maximumLikelihood(Pentanomial.scores(), observed, t);
-            double sum = 0;
-            double mu = 0;
-            for (int i = 0; i < 5; i++) {
-                sum += p[i];
-                mu += p[i] * Pentanomial.scores()[i];
-            }
-            double variance = 0;
-            for (int i = 0; i < 5; i++) {
-                variance += p[i] * Math.pow(Pentanomial.scores()[i] - mu, 2);
-            }
-            assertEquals(1, sum, 1e-9, "a distribution");
-            assertEquals(t, (mu - 0.5) / Math.sqrt(variance), 1e-9, "(mu - 1/2) / sigma = t for elo " + elo);
+            assertEquals(1, java.util.Arrays.stream(p).sum(), 1e-9, "a distribution");
+            assertEquals(t, Sprt.tOf(Pentanomial.scores(), p), 1e-9, "(mu - 1/2) / sigma = t for elo " + elo);
         }
     }
 
@@ -287,15 +278,7 @@ class StatisticsTest {
         for (double elo : new double[] {250, 400, -400, 1000}) {
             double t = Sprt.perPairT(elo);
             double[] p = Sprt.meeting(Pentanomial.scores(), t);
-            double mu = 0;
-            for (int i = 0; i < 5; i++) {
-                mu += p[i] * Pentanomial.scores()[i];
-            }
-            double variance = 0;
-            for (int i = 0; i < 5; i++) {
-                variance += p[i] * Math.pow(Pentanomial.scores()[i] - mu, 2);
-            }
-            assertEquals(t, (mu - 0.5) / Math.sqrt(variance), 1e-9, "the start meets the constraint at " + elo);
+            assertEquals(t, Sprt.tOf(Pentanomial.scores(), p), 1e-9, "the start meets the constraint at " + elo);
         }
     }
 }
