@@ -9,10 +9,14 @@ import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Stack;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.IParameterConsumer;
+import picocli.CommandLine.Model.ArgSpec;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -41,7 +45,12 @@ final class PerftCommand implements Callable<Integer> {
             description = "start from this position (either Kyoto notation) instead of the start position")
     private String sfen;
 
-    @Option(names = "--moves", arity = "1..*", paramLabel = "MOVE", description = "play these USI moves first")
+    @Option(
+            names = "--moves",
+            arity = "1..*",
+            parameterConsumer = MovesBeforeDepth.class,
+            paramLabel = "MOVE",
+            description = "play these USI moves first; the list ends at the next option or at a number (DEPTH)")
     private List<String> moves = new ArrayList<>();
 
     @Option(names = "--divide", description = "print the count of each root move")
@@ -92,5 +101,26 @@ final class PerftCommand implements Callable<Integer> {
                     .printf("time %.3f s, %.1f M nodes/s%n", seconds, nodes / Math.max(seconds, 1e-9) / 1e6);
         }
         return 0;
+    }
+
+    /**
+     * Takes the words after {@code --moves} up to the next option or the first plain number, so that
+     * {@code perft minishogi --moves 5d5c 1b1c 2} reads 2 as the depth: no USI move is all digits.
+     */
+    static final class MovesBeforeDepth implements IParameterConsumer {
+        @Override
+        public void consumeParameters(Stack<String> args, ArgSpec argSpec, CommandSpec commandSpec) {
+            List<String> taken = new ArrayList<>();
+            while (!args.isEmpty()
+                    && !args.peek().startsWith("-")
+                    && !args.peek().matches("[0-9]+")) {
+                taken.add(args.pop());
+            }
+            if (taken.isEmpty()) {
+                throw new ParameterException(commandSpec.commandLine(), "--moves needs at least one USI move");
+            }
+            List<String> moves = argSpec.getValue();
+            moves.addAll(taken);
+        }
     }
 }

@@ -50,7 +50,10 @@ final class PositionReport {
         }
         Game game = new Game(start);
         String error = null;
-        String[] moves = fields.length == 3 ? fields[2].trim().split("\\s+") : new String[0];
+        // Moves are separated by spaces only: any other character, a control character among them,
+        // belongs to a move and makes it unreadable rather than splitting it in two.
+        String[] moves =
+                fields.length == 3 ? fields[2].replaceAll("^ +| +$", "").split(" +") : new String[0];
         for (int i = 0; i < moves.length && error == null; i++) {
             if (moves[i].isEmpty()) {
                 continue;

@@ -55,6 +55,9 @@ class PerftCommandTest {
         CliRun afterMoves = CliRun.of("perft", "minishogi", "1", "--moves", "5d5c", "1b1c", "--divide");
         assertEquals(0, afterMoves.exitCode(), afterMoves.err());
         assertTrue(afterMoves.outLines().contains("5c5b 1"), afterMoves.out());
+        CliRun depthLast = CliRun.of("perft", "minishogi", "--moves", "5d5c", "1b1c", "1", "--divide");
+        assertEquals(0, depthLast.exitCode(), depthLast.err());
+        assertEquals(afterMoves.outLines(), depthLast.outLines());
     }
 
     @ParameterizedTest
@@ -70,6 +73,7 @@ class PerftCommandTest {
                 "perft minishogi 3 --moves 5d5c 5c5b | move 2: illegal move 5c5b: the piece on 5c is not gote's",
                 "perft minishogi 3 --notation kif | unknown notation 'kif'",
                 "perft minishogi | Missing required parameter: 'DEPTH'",
+                "perft minishogi 2 --moves --divide | --moves needs at least one USI move",
                 "frobnicate | Unmatched argument at index 0: 'frobnicate'",
             })
     void badInputIsExitCodeTwoWithAMessageAndNoStackTrace(String commandLine, String message) {

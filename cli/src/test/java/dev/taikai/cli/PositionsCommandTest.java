@@ -95,6 +95,16 @@ class PositionsCommandTest {
     }
 
     @Test
+    void onlySpacesSeparateMoves() {
+        CliRun run = CliRun.withInput(
+                "minishogi\tstartpos\t  5d5c   1b1c \nminishogi\tstartpos\t5d5c\u000b1b1c\n", "positions");
+        List<String> lines = run.outLines();
+        assertEquals(2, lines.size(), run.out());
+        assertTrue(lines.get(0).contains("\"moves_applied\":2,\"error\":null"), lines.get(0));
+        assertTrue(lines.get(1).contains("\"moves_applied\":0,\"error\":\"move 1: not a USI move"), lines.get(1));
+    }
+
+    @Test
     void aMissingFileIsAUsageError() {
         CliRun run = CliRun.of("positions", "/no/such/file.tsv");
         assertEquals(2, run.exitCode());
