@@ -92,12 +92,17 @@ public final class Schedule {
     }
 
     /**
-     * The assignment of a league game: the pairing's opening (the same for both games of a pair, taken in
-     * the suite's order from round to round), each engine's time control, the spec's adjudication.
+     * The assignment of a league game: each engine's time control, the spec's adjudication, and opening
+     * {@code openingPair} of the suite (in its order, or the seed's shuffle, from the start again when it is
+     * used up); the pairer numbers the pairs it opens one after another, so that no two pairs share an
+     * opening before the suite is used up.
      */
     public static GameAssignment leagueGame(
-            TournamentSpec spec, dev.taikai.tournament.league.League.Game game, Entrant sente, Entrant gote) {
-        int pair = (game.round() - 1) * 1000 + (game.pairing() - 1);
+            TournamentSpec spec,
+            dev.taikai.tournament.league.League.Game game,
+            Entrant sente,
+            Entrant gote,
+            int openingPair) {
         return assignment(
                 spec,
                 game.id(),
@@ -106,17 +111,16 @@ public final class Schedule {
                 game.game(),
                 sente,
                 gote,
-                openingFor(spec, openingOrder(spec), pair));
+                openingFor(spec, openingOrder(spec), openingPair));
     }
 
     /**
-     * A game of a format paired round by round (Swiss, knockout): id {@code r<round>-p<pairing>-g<game>};
-     * games 2k−1 and 2k of a pairing share an opening, taken in the suite's order (or the seed's shuffle),
-     * each pair of a pairing its own.
+     * A game of a format paired round by round (Swiss, knockout): id {@code r<round>-p<pairing>-g<game>},
+     * on opening {@code openingPair} of the suite as in {@link #leagueGame}; the pairer gives games 2k−1
+     * and 2k of a pairing the same number and every other pair its own.
      */
     public static GameAssignment roundGame(
-            TournamentSpec spec, int round, int pairing, int game, Entrant sente, Entrant gote) {
-        int pair = ((round - 1) * 1000 + (pairing - 1)) * 100 + (game - 1) / 2;
+            TournamentSpec spec, int round, int pairing, int game, Entrant sente, Entrant gote, int openingPair) {
         return assignment(
                 spec,
                 "r" + round + "-p" + pairing + "-g" + game,
@@ -125,7 +129,12 @@ public final class Schedule {
                 game,
                 sente,
                 gote,
-                openingFor(spec, openingOrder(spec), pair));
+                openingFor(spec, openingOrder(spec), openingPair));
+    }
+
+    /** Pairs of games in a pairing of {@code gamesPerPairing} games: games 2k−1 and 2k are pair k. */
+    public static int pairsOf(int gamesPerPairing) {
+        return (gamesPerPairing + 1) / 2;
     }
 
     /** The assignment of game {@code game} of pairing {@code pairing} in round {@code round}. */

@@ -50,6 +50,10 @@ final class KnockoutPairer implements Pairer {
     private final TournamentSpec spec;
     private final List<String> seeds;
     private final List<List<Match>> rounds = new ArrayList<>();
+    /** Each round's first opening number; a round takes a block for its matches' pairs and tiebreak pairs. */
+    private final List<Integer> roundOpenings = new ArrayList<>();
+
+    private int pairsOpened;
     private final Map<String, Match> byGame = new HashMap<>();
     private String champion;
 
@@ -103,7 +107,7 @@ final class KnockoutPairer implements Pairer {
             boolean aBetter = seeds.indexOf(a) < seeds.indexOf(b);
             round.add(new Match(i / 2 + 1, aBetter ? a : b, aBetter ? b : a));
         }
-        rounds.add(round);
+        addRound(round);
         return games(round);
     }
 
@@ -121,7 +125,7 @@ final class KnockoutPairer implements Pairer {
             }
             round.add(match);
         }
-        rounds.add(round);
+        addRound(round);
         return games(round);
     }
 
@@ -162,12 +166,39 @@ final class KnockoutPairer implements Pairer {
             int g = ++match.games;
             String sente = g % 2 == 1 ? match.high : match.low;
             String gote = g % 2 == 1 ? match.low : match.high;
-            GameAssignment game =
-                    Schedule.roundGame(spec, rounds.size(), match.number, g, spec.entrant(sente), spec.entrant(gote));
+            GameAssignment game = Schedule.roundGame(
+                    spec,
+                    rounds.size(),
+                    match.number,
+                    g,
+                    spec.entrant(sente),
+                    spec.entrant(gote),
+                    openingPair(match, g));
             byGame.put(game.gameId(), match);
             games.add(game);
         }
         return games;
+    }
+
+    private void addRound(List<Match> round) {
+        rounds.add(round);
+        roundOpenings.add(pairsOpened);
+        pairsOpened += round.size() * (Schedule.pairsOf(spec.gamesPerPairing()) + TIEBREAK_PAIRS);
+    }
+
+    /**
+     * The opening number of game {@code g} of {@code match} in the current round: the match's pairs one
+     * after another, then the round's tiebreak pairs, first tiebreaks of every match before second ones,
+     * so that the numbers do not depend on which match ends tied first.
+     */
+    private int openingPair(Match match, int g) {
+        int start = roundOpenings.get(roundOpenings.size() - 1);
+        int matches = rounds.get(rounds.size() - 1).size();
+        int perMatch = Schedule.pairsOf(spec.gamesPerPairing());
+        int pair = (g - 1) / 2;
+        return pair < perMatch
+                ? start + (match.number - 1) * perMatch + pair
+                : start + matches * perMatch + (pair - perMatch) * matches + (match.number - 1);
     }
 
     private static String points(Match match) {

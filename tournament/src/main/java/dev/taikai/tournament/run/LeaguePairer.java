@@ -32,6 +32,9 @@ final class LeaguePairer implements Pairer {
     /** The changes applied to the pool so far (by identity: each entry of the two lists once). */
     private final Set<LeagueChange> applied = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
+    /** Game pairs handed out in earlier rounds: the next round's first opening (Schedule.leagueGame). */
+    private int pairsOpened;
+
     LeaguePairer(TournamentSpec spec, League.Settings settings) {
         this.spec = spec;
         this.league = new League(settings);
@@ -163,9 +166,15 @@ final class LeaguePairer implements Pairer {
             }
         }
         List<GameAssignment> games = new ArrayList<>();
+        int perPairing = Schedule.pairsOf(league.settings().gamesPerPairing());
+        int pairings = 0;
         for (League.Game game : league.nextRound()) {
-            games.add(Schedule.leagueGame(spec, game, entrants.get(game.sente()), entrants.get(game.gote())));
+            int openingPair = pairsOpened + (game.pairing() - 1) * perPairing + (game.game() - 1) / 2;
+            games.add(Schedule.leagueGame(
+                    spec, game, entrants.get(game.sente()), entrants.get(game.gote()), openingPair));
+            pairings = Math.max(pairings, game.pairing());
         }
+        pairsOpened += pairings * perPairing;
         return games;
     }
 

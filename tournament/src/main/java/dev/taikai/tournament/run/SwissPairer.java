@@ -38,6 +38,9 @@ final class SwissPairer implements Pairer {
     private final Map<String, Integer> sente = new HashMap<>();
     private final Map<String, Integer> met = new HashMap<>();
     private int round;
+    /** Game pairs handed out in earlier rounds: the next round's first opening (Schedule.roundGame). */
+    private int pairsOpened;
+
     private int paired;
     private int counted;
     private int budget;
@@ -92,9 +95,11 @@ final class SwissPairer implements Pairer {
                 String s = g % 2 == 1 ? first : second;
                 String o = g % 2 == 1 ? second : first;
                 sente.merge(s, 1, Integer::sum);
-                games.add(Schedule.roundGame(spec, round, p + 1, g, spec.entrant(s), spec.entrant(o)));
+                int openingPair = pairsOpened + p * Schedule.pairsOf(spec.gamesPerPairing()) + (g - 1) / 2;
+                games.add(Schedule.roundGame(spec, round, p + 1, g, spec.entrant(s), spec.entrant(o), openingPair));
             }
         }
+        pairsOpened += pairings.size() * Schedule.pairsOf(spec.gamesPerPairing());
         paired += games.size();
         return games;
     }

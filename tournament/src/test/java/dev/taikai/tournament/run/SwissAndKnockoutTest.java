@@ -5,8 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.taikai.referee.game.GameAssignment;
+import dev.taikai.referee.game.Opening;
+import dev.taikai.rules.Position;
 import dev.taikai.rules.Result;
+import dev.taikai.rules.Usi;
+import dev.taikai.rules.Variant;
 import dev.taikai.tournament.Format;
+import dev.taikai.tournament.TournamentSpec;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -144,6 +150,63 @@ class SwissAndKnockoutTest {
         assertEquals(
                 List.of("e0", "e0", "e1", "e0", "e1"),
                 games.stream().map(GameAssignment::sente).toList());
+    }
+
+    /**
+     * Formats paired round by round numbered their pairs' openings round * 100000 + pairing * 100 + pair,
+     * so with a suite of 100 (the size of the shipped ones) every pairing of every round played the same
+     * few openings; each pair now takes the suite's next opening, as a round robin does.
+     */
+    @Test
+    void everyPairOfASwissAKnockoutAndALeagueHasAnOpeningOfItsOwnUntilTheSuiteIsUsedUp() throws Exception {
+        List<Opening> suite = twoPlyOpenings(100);
+        for (Format format : List.of(Format.SWISS, Format.KNOCKOUT, Format.LEAGUE)) {
+            int rounds = format == Format.LEAGUE ? 6 : format == Format.KNOCKOUT ? 1 : 3;
+            int games = format == Format.LEAGUE ? 2 : 4;
+            TournamentSpec base = Runs.spec(format, 8, rounds, games, 64, null);
+            TournamentRun run = new TournamentRun(new TournamentSpec(
+                    base.name(),
+                    base.variant(),
+                    format,
+                    base.entrants(),
+                    1,
+                    rounds,
+                    games,
+                    suite,
+                    false,
+                    base.overrunMargin(),
+                    base.adjudication(),
+                    64,
+                    1,
+                    null));
+            // draws: a knockout's matches all go to their tiebreaks
+            playOut(run, game -> Result.DRAW);
+            Map<String, Opening> byPair = new HashMap<>();
+            for (GameAssignment game : run.pairedGames()) {
+                String pair = game.round() + "-" + game.pairing() + "-" + (game.gameInPairing() + 1) / 2;
+                Opening earlier = byPair.putIfAbsent(pair, game.opening());
+                assertTrue(earlier == null || earlier.equals(game.opening()), format + ": " + game.gameId());
+            }
+            assertTrue(byPair.size() > 20 && byPair.size() <= suite.size(), format + ": " + byPair.size());
+            assertEquals(byPair.size(), new HashSet<>(byPair.values()).size(), format + ": an opening used twice");
+        }
+    }
+
+    /** {@code count} different openings of two plies from Minishogi's start. */
+    private static List<Opening> twoPlyOpenings(int count) throws Exception {
+        Position start = Position.start(Variant.MINISHOGI);
+        List<Opening> openings = new ArrayList<>();
+        for (int first : start.legalMoves()) {
+            for (int second : start.play(first).legalMoves()) {
+                if (openings.size() < count) {
+                    openings.add(Opening.of(
+                            start,
+                            List.of(Usi.format(first, Variant.MINISHOGI), Usi.format(second, Variant.MINISHOGI))));
+                }
+            }
+        }
+        assertEquals(count, openings.size());
+        return openings;
     }
 
     private static Set<String> pairings(List<GameAssignment> games) {
