@@ -51,7 +51,16 @@ final class ReportPage {
                 .replace("/*taikai:board.js*/", script(resource(UI + "board.js")))
                 .replace("/*taikai:views.js*/", script(resource(UI + "views.js")));
         // the data last, so that nothing in it is taken for a placeholder
-        return page.replace("/*taikai:data*/", script(mapper.writeValueAsString(data)));
+        return page.replace("/*taikai:data*/", json(mapper.writeValueAsString(data)));
+    }
+
+    /**
+     * JSON to inline in a script element: every {@code <} (JSON has them only in strings) as {@code \u003c},
+     * so that no text of a run, an engine's or tournament's name, can close the element or open
+     * {@code <!--<script>}, after which the browser reads the rest of the page as script.
+     */
+    private static String json(String json) {
+        return json.replace("<", "\\u003c");
     }
 
     /** Text to inline in a script element: no "</" can close it early. */

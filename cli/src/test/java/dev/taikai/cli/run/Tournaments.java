@@ -84,28 +84,41 @@ public final class Tournaments {
         return plan.output();
     }
 
+    /** The name of {@link #playDrawnMatch}'s tournament: in an inline script it began a comment that never ended. */
+    public static final String DRAWN_MATCH_NAME = "drawn <!--<script>";
+
     /** Plays four games that all end drawn by a move limit of 3 into {@code dir/drawn}; the folder. */
     public static Path playDrawnMatch(Path dir) throws Exception {
         return playAlphaAndBeta(
-                dir, "drawn", "drawn", "variant: minishogi\nrounds: 2\nadjudication: {move-limit: 3}\n");
+                dir,
+                "drawn",
+                "drawn",
+                "variant: minishogi\nrounds: 2\nadjudication: {move-limit: 3}\n" + "name: \"" + DRAWN_MATCH_NAME
+                        + "\"\n");
     }
 
     /** Plays two Kyoto shogi games of random moves (at most 40 plies each) into {@code dir/games}; the folder. */
     public static Path playRandomGames(Path dir) throws Exception {
         return playAlphaAndBeta(
-                dir, "random", "games", "variant: kyotoshogi\nrounds: 1\nadjudication: {move-limit: 40}\n");
+                dir,
+                "random",
+                "games",
+                "variant: kyotoshogi\nrounds: 1\nadjudication: {move-limit: 40}\nname: random\n");
     }
 
-    /** A match {@code name} of two seeded random fakes, 2 games a round, with {@code settings}, into {@code dir/output}. */
-    private static Path playAlphaAndBeta(Path dir, String name, String output, String settings) throws Exception {
-        Path file = dir.resolve(name + ".yaml");
+    /**
+     * A match in {@code file}.yaml of two seeded random fakes, 2 games a round, with {@code settings} (its
+     * name among them), into {@code dir/output}.
+     */
+    private static Path playAlphaAndBeta(Path dir, String file, String output, String settings) throws Exception {
+        Path yaml = dir.resolve(file + ".yaml");
         Files.writeString(
-                file,
-                "name: " + name + "\nformat: match\ngames: 2\ntime-control: nodes 1\nconcurrency: 1\noutput: "
+                yaml,
+                "format: match\ngames: 2\ntime-control: nodes 1\nconcurrency: 1\noutput: "
                         + output + "\n" + settings + "engines:\n"
                         + fakeEntry("alpha", "--think-ms", "0", "--seed", "11")
                         + fakeEntry("beta", "--think-ms", "0", "--seed", "12"));
-        RunPlan plan = TournamentFile.read(file);
+        RunPlan plan = TournamentFile.read(yaml);
         run(plan, dev.taikai.enginehost.session.Timeouts.DEFAULT);
         return plan.output();
     }

@@ -67,6 +67,8 @@ class ReportPageTest {
             // results that did not vary: no interval on the page either (it showed "0.0 to 0.0")
             Path drawn = Tournaments.playDrawnMatch(dir);
             driver.get(drawn.resolve("report.html").toUri().toString());
+            // a name with "<!--<script>" left the page blank: the data's script element never ended
+            assertEquals("Taikai: " + Tournaments.DRAWN_MATCH_NAME, driver.getTitle());
             String elo = driver.findElement(By.cssSelector("#match tr[data-measure='elo']"))
                     .getText();
             assertTrue(elo.endsWith("0.0 (no interval)"), elo);
