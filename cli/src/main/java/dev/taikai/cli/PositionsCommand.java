@@ -66,11 +66,17 @@ final class PositionsCommand implements Callable<Integer> {
         try (InputStream input = open();
                 Reader reader = new InputStreamReader(input, StandardCharsets.UTF_8)) {
             BoundedLineReader lines = new BoundedLineReader(reader, MAX_LINE_CHARS);
+            boolean first = true;
             for (BoundedLineReader.Line line = lines.next(); line != null; line = lines.next()) {
+                String text = line.text();
+                if (first && text != null && text.startsWith("\uFEFF")) {
+                    text = text.substring(1); // a byte-order mark, as editors on Windows write
+                }
+                first = false;
                 out.println(
                         line.tooLong()
                                 ? PositionReport.failure("line longer than " + MAX_LINE_CHARS + " characters")
-                                : report.describe(line.text()));
+                                : report.describe(text));
             }
         } finally {
             out.flush();

@@ -38,7 +38,7 @@ import picocli.CommandLine.Unmatched;
             "Every finished game is recorded at once (results.json, games/*.kif, all-games.kif, all-games.sfen, taikai.log, report.html) in the records folder:"
                     + " -out DIR (or the file's output:), else a new folder results/<name>-<date>-<time> for every run."
                     + " './taikai run --resume DIR' resumes an interrupted run, as does the same command with -out DIR. Exit codes: 0 finished (or SPRT concluded),"
-                    + " 1 stopped by an engine that cannot be used, 2 bad tournament, 130 interrupted.",
+                    + " 1 stopped by an engine that cannot be used, 2 bad tournament, 130 interrupted (143 by SIGTERM).",
             "-log keeps every line to and from the engines, a compressed file a game (logs/<id>.log.gz); a game in"
                     + " which an engine failed keeps its standard error there in any case.",
             "Progress: a line as each game starts and as it ends (an SPRT run's with its LLR and bounds);"
@@ -82,7 +82,13 @@ final class RunCommand implements Callable<Integer> {
                             "--resume takes one records folder and nothing else: ./taikai run --resume DIR");
                 }
                 resumed = Path.of(given.get(1));
-                given = Invocation.of(resumed).args();
+                List<String> kept = Invocation.of(resumed).args();
+                // a run started with --strict or --verbose is resumed so
+                verbose |= kept.contains("--verbose");
+                strict |= kept.contains("--strict");
+                given = kept.stream()
+                        .filter(arg -> !arg.equals("--verbose") && !arg.equals("--strict"))
+                        .toList();
             }
             plan = given.get(0).startsWith("-")
                     ? CutechessArguments.parse(given)
@@ -99,13 +105,25 @@ final class RunCommand implements Callable<Integer> {
                             plan,
                             spec.commandLine().getOut(),
                             spec.commandLine().getErr())
-                    .recording(Invocation.here(given))
+                    .recording(Invocation.here(recorded(given, verbose, strict)))
                     .verbose(verbose)
                     .strict(strict)
                     .run());
         } catch (ConfigException e) {
             throw new ExitCodes.UsageException(e.getMessage());
         }
+    }
+
+    /** The arguments kept for --resume: {@code given} and the switches, which the resumed run takes too. */
+    private static List<String> recorded(List<String> given, boolean verbose, boolean strict) {
+        List<String> recorded = new ArrayList<>(given);
+        if (verbose) {
+            recorded.add("--verbose");
+        }
+        if (strict) {
+            recorded.add("--strict");
+        }
+        return recorded;
     }
 
     static int exitCode(LocalRunner.Ending ending) {

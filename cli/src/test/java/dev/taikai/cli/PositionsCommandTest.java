@@ -95,6 +95,12 @@ class PositionsCommandTest {
     }
 
     @Test
+    void aByteOrderMarkBeforeTheFirstLineIsSkipped() {
+        CliRun run = CliRun.withInput("\uFEFFminishogi\tstartpos\t5d5c\n", "positions");
+        assertTrue(run.out().contains("\"moves_applied\":1,\"error\":null"), run.out());
+    }
+
+    @Test
     void onlySpacesSeparateMoves() {
         CliRun run = CliRun.withInput(
                 "minishogi\tstartpos\t  5d5c   1b1c \nminishogi\tstartpos\t5d5c\u000b1b1c\n", "positions");

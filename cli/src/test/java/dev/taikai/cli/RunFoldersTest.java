@@ -6,9 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -108,6 +112,47 @@ class RunFoldersTest {
         assertEquals(2, none.exitCode());
         assertEquals(1, none.err().lines().count(), none.err());
         assertTrue(none.err().contains(dir + " holds no run to resume"), none.err());
+    }
+
+    /** Two runs into one folder both played every game and wrote into one journal at their own offsets. */
+    @Test
+    void aFolderInUseByAnotherRunIsRefused(@TempDir Path dir) throws Exception {
+        Path out = Files.createDirectories(dir.resolve("busy"));
+        try (FileChannel lock = FileChannel.open(
+                        out.resolve("taikai.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                FileLock held = lock.lock()) {
+            lock.write(ByteBuffer.wrap("4242\n".getBytes(StandardCharsets.US_ASCII)));
+            CliRun refused = quick("-out", out.toString(), "-engine", "conf=taikai-1", "-engine", "conf=taikai-2");
+            assertEquals(2, refused.exitCode(), refused.err());
+            assertEquals(
+                    List.of("taikai run: the records folder " + out + " is in use by another run (process 4242);"
+                            + " wait until it ends, or name another folder (-out DIR, or 'output:')"),
+                    refused.err().lines().toList());
+            assertFalse(Files.exists(out.resolve("games.jsonl")), "nothing written");
+        }
+        CliRun free = quick("-out", out.toString(), "-engine", "conf=taikai-1", "-engine", "conf=taikai-2");
+        assertEquals(0, free.exitCode(), free.err());
+    }
+
+    @Test
+    void aResumedRunIsStrictAndVerboseAsItWasStarted(@TempDir Path dir) throws Exception {
+        String out = dir.resolve("strict").toString();
+        CliRun first = quick(
+                "-out",
+                out,
+                "-engine",
+                "conf=taikai-1",
+                "option.Bogus=1",
+                "-engine",
+                "conf=taikai-2",
+                "--strict",
+                "--verbose");
+        assertEquals(1, first.exitCode(), first.err());
+        String invocation = Files.readString(Path.of(out, "invocation.json"));
+        assertTrue(invocation.contains("\"--strict\"") && invocation.contains("\"--verbose\""), invocation);
+        CliRun resumed = CliRun.of("run", "--resume", out);
+        assertEquals(1, resumed.exitCode(), "still strict: " + resumed.err());
+        assertTrue(resumed.err().contains("option 'Bogus' is not an option"), resumed.err());
     }
 
     @Test

@@ -52,6 +52,9 @@ public final class OpeningSuite {
         List<Integer> lineNumbers = new ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i);
+            if (i == 0 && line.startsWith("\uFEFF")) {
+                line = line.substring(1); // a byte-order mark, as editors on Windows write
+            }
             int comment = line.indexOf('#');
             line = (comment < 0 ? line : line.substring(0, comment)).trim();
             if (line.isEmpty()) {

@@ -47,6 +47,11 @@ public record TournamentSpec(
     public TournamentSpec {
         entrants = List.copyOf(entrants);
         openings = List.copyOf(openings);
+        // the name heads every record (a KIF's 棋戦 line): one line, as the scheduler's API asks
+        dev.taikai.enginehost.catalog.EngineText.line("the tournament's name", name, 100);
+        if (name.isBlank()) {
+            throw new IllegalArgumentException("the tournament's name is empty");
+        }
         if (entrants.size() < 2) {
             throw new IllegalArgumentException("a tournament needs at least two engines, not " + entrants.size());
         }

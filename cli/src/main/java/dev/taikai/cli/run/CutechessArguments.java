@@ -80,6 +80,9 @@ public final class CutechessArguments {
                     if (i + 1 >= args.size() || isFlag(args.get(i + 1))) {
                         throw new ConfigException(flag + " needs a value");
                     }
+                    if (args.get(i + 1).isBlank()) { // an unset shell variable: -out "$OUT"
+                        throw new ConfigException(flag + " needs a value, not an empty one");
+                    }
                     flags.single.put(flag, args.get(++i));
                     continue;
                 }

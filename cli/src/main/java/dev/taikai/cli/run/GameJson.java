@@ -82,6 +82,16 @@ final class GameJson {
     }
 
     /** The record of a journal line, for the planned game it names. */
+    /** The constant of {@code type} that {@code text} names in lower case, or an error naming the field. */
+    private static <E extends Enum<E>> E known(Class<E> type, String field, String text) {
+        for (E constant : type.getEnumConstants()) {
+            if (constant.name().toLowerCase(Locale.ROOT).equals(text)) {
+                return constant;
+            }
+        }
+        throw new IllegalArgumentException(field + " '" + text + "' is not one Taikai writes");
+    }
+
     static GameRecord read(JsonNode game, GameAssignment assignment) {
         String result = game.get("result").asText();
         Result outcome = switch (result) {
@@ -91,7 +101,7 @@ final class GameJson {
             default -> throw new IllegalArgumentException("result '" + result + "'");
         };
         Termination termination =
-                Termination.valueOf(game.get("termination").asText().toUpperCase(Locale.ROOT));
+                known(Termination.class, "termination", game.get("termination").asText());
         List<MoveRecord> moves = new ArrayList<>();
         JsonNode texts = game.get("moves");
         JsonNode data = game.get("move_data");
@@ -102,7 +112,10 @@ final class GameJson {
             if (scoreNode != null && !scoreNode.isNull()) {
                 boolean mate = scoreNode.has("mate");
                 Score.Bound bound = scoreNode.has("bound")
-                        ? Score.Bound.valueOf(scoreNode.get("bound").asText().toUpperCase(Locale.ROOT))
+                        ? known(
+                                Score.Bound.class,
+                                "bound",
+                                scoreNode.get("bound").asText())
                         : Score.Bound.EXACT;
                 score = new Score(mate, scoreNode.get(mate ? "mate" : "cp").asInt(), bound);
             }

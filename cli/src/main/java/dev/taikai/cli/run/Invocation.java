@@ -30,6 +30,13 @@ public record Invocation(Path directory, List<String> args) {
         return new Invocation(Path.of(""), args);
     }
 
+    /** The command that resumes the run in {@code folder}, ready to paste into a shell. */
+    public static String resumeCommand(Path folder) {
+        String path = folder.toString();
+        return "./taikai run --resume "
+                + (path.matches("[A-Za-z0-9_./@%+=:,-]+") ? path : "'" + path.replace("'", "'\\''") + "'");
+    }
+
     /** Writes {@code invocation.json} into {@code folder}. */
     void writeTo(Path folder) throws IOException {
         ObjectMapper mapper = new ObjectMapper();

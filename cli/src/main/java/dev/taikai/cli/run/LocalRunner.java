@@ -124,6 +124,9 @@ public final class LocalRunner {
                 invocation.writeTo(records.directory());
             }
             records.warnings().forEach(w -> say("warning: " + w));
+            run.retryStarts()
+                    .ifPresent(why -> say("this run stopped before: " + why
+                            + "; it goes on and starts that engine again (the games it forfeited stay counted)"));
             Standings standings = run.standings();
             done.set(standings.gamesPlayed());
             begun.set(standings.gamesPlayed());
@@ -197,6 +200,7 @@ public final class LocalRunner {
             }
             case ABORTED, CANCELLED -> {
                 say("stopped: " + stop.detail());
+                say("once that is mended, resume with " + Invocation.resumeCommand(plan.output()));
                 yield Ending.ABORTED;
             }
         };
@@ -453,7 +457,8 @@ public final class LocalRunner {
             seat.close();
         }
         synchronized (run) {
-            say("interrupted: " + done.get() + " games recorded; resume with ./taikai run --resume " + plan.output());
+            say("interrupted: " + Plural.games(done.get()) + " recorded; resume with "
+                    + Invocation.resumeCommand(plan.output()));
         }
     }
 

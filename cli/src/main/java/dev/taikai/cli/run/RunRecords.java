@@ -54,6 +54,9 @@ final class RunRecords implements AutoCloseable {
     private final TournamentRun run;
 
     private final Path dir;
+    /** Held from open to close: no other run writes this folder meanwhile. */
+    private final FolderLock lock;
+
     private final ObjectMapper mapper = new ObjectMapper();
     private final FileChannel journal;
     private final RandomAccessFile results;
@@ -66,10 +69,12 @@ final class RunRecords implements AutoCloseable {
     /** The SPRT's verdict over the pairs counted when results.json was last written, null before. */
     private Sprt.Verdict sprtVerdict;
 
-    private RunRecords(RunPlan plan, TournamentRun run, Path dir, FileChannel journal, RandomAccessFile results) {
+    private RunRecords(
+            RunPlan plan, TournamentRun run, Path dir, FolderLock lock, FileChannel journal, RandomAccessFile results) {
         this.plan = plan;
         this.run = run;
         this.dir = dir;
+        this.lock = lock;
         this.journal = journal;
         this.results = results;
     }
@@ -89,6 +94,17 @@ final class RunRecords implements AutoCloseable {
         } catch (IOException e) {
             throw new ConfigException("cannot create the records folder " + dir + ": " + reason(dir, e));
         }
+        FolderLock lock = FolderLock.take(dir);
+        try {
+            return open(plan, run, dir, lock);
+        } catch (IOException | ConfigException | RuntimeException e) {
+            lock.close();
+            throw e;
+        }
+    }
+
+    private static RunRecords open(RunPlan plan, TournamentRun run, Path dir, FolderLock lock)
+            throws IOException, ConfigException {
         Path settingsFile = dir.resolve("tournament.txt");
         Path journalFile = dir.resolve("games.jsonl");
         RunSettings settings = RunSettings.of(plan);
@@ -108,6 +124,7 @@ final class RunRecords implements AutoCloseable {
                 plan,
                 run,
                 dir,
+                lock,
                 FileChannel.open(
                         journalFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ),
                 new RandomAccessFile(dir.resolve("results.json").toFile(), "rw"));
@@ -131,8 +148,8 @@ final class RunRecords implements AutoCloseable {
                 message.append("\n  ").append(difference);
             }
         }
-        return message.append("\nresume that run with ./taikai run --resume ")
-                .append(dir)
+        return message.append("\nresume that run with ")
+                .append(Invocation.resumeCommand(dir))
                 .append("; or start this one in another folder (another -out or output:, or none for a new one)")
                 .toString();
     }
@@ -159,7 +176,9 @@ final class RunRecords implements AutoCloseable {
     /** Empties a folder whose games had no move, for another tournament. */
     private static void startAfresh(Path dir, Path journalFile) throws IOException {
         Files.deleteIfExists(journalFile);
-        Files.deleteIfExists(dir.resolve("results.json"));
+        for (String file : List.of("results.json", "taikai.log", KIF_ARCHIVE, SFEN_ARCHIVE, REPORT)) {
+            Files.deleteIfExists(dir.resolve(file));
+        }
         for (String folder : List.of("games", "logs")) {
             if (!Files.isDirectory(dir.resolve(folder))) {
                 continue;
@@ -218,7 +237,7 @@ final class RunRecords implements AutoCloseable {
             } catch (IOException | RuntimeException e) {
                 String why = e instanceof com.fasterxml.jackson.core.JsonProcessingException json
                         ? json.getOriginalMessage() // without Jackson's second line, where in the source
-                        : e.getMessage();
+                        : e instanceof NullPointerException ? "a field it needs is missing" : e.getMessage();
                 warnings.add("journal line " + lineNumber + " is unreadable and was skipped: " + why);
             }
             lineStart = i + 1;
@@ -570,7 +589,9 @@ final class RunRecords implements AutoCloseable {
 
     @Override
     public synchronized void close() throws IOException {
-        journal.close();
-        results.close();
+        try (lock) {
+            journal.close();
+            results.close();
+        }
     }
 }

@@ -18,8 +18,8 @@ import java.util.stream.Collectors;
 
 /**
  * What a run's games mean, as {@code key: value} lines a user can read: the tournament, its engines (by
- * name: a built-in engine as {@code built-in taikai-4}, others by their command line as written, options,
- * time control and margin), openings, seed, adjudication and SPRT. Two runs with the same settings may
+ * name: a built-in engine as {@code built-in taikai-4}, others by their command line as written, working
+ * directory and environment, options, time control and margin), openings, seed, adjudication and SPRT. Two runs with the same settings may
  * share a records folder (resume). Concurrency and the folder are left out, and so is anything of this
  * installation (the JVM's or the jar's path), so that a moved checkout or a new JDK resumes its runs.
  */
@@ -44,6 +44,13 @@ final class RunSettings {
             EngineSpec engine = plan.engineOf(entrant);
             String key = "engine " + entrant.name();
             lines.put(key, program(engine, builtIn));
+            // the same command in another folder or environment may be another program (./engine of two builds)
+            if (engine.workingDirectory() != null) {
+                lines.put(key + " directory", engine.workingDirectory().toString());
+            }
+            if (!engine.environment().isEmpty()) {
+                lines.put(key + " environment", options(engine.environment()));
+            }
             lines.put(key + " options", options(engine.options()));
             lines.put(key + " time control", entrant.timeControl().toString());
             lines.put(key + " overrun margin", entrant.marginMillis(s.overrunMargin()) + " ms");

@@ -46,6 +46,54 @@ class StartFailureTest {
         assertEquals(3, Tournaments.journal(dir.resolve("out")).size(), "three forfeits, then nothing more");
     }
 
+    /**
+     * A run stopped by an engine that did not start stayed stopped: resumed after the engine was mended, it
+     * counted the journal, stopped again at once and played nothing. Now the resumed run starts it again.
+     */
+    @Test
+    void aRunStoppedByAnEngineThatDidNotStartGoesOnWhenResumed(@TempDir Path dir) throws Exception {
+        Path mended = dir.resolve("mended");
+        Path out = dir.resolve("out");
+        List<String> flags = new java.util.ArrayList<>(List.of(
+                "-variant",
+                "minishogi",
+                "-engine",
+                "name=flaky",
+                "cmd=/bin/sh",
+                "arg=-c",
+                "arg=[ -f '" + mended + "' ] || exit 1; exec \"$@\"",
+                "arg=sh"));
+        for (String word : dev.taikai.testkit.FakeEngines.command("--think-ms", "0")) {
+            flags.add("arg=" + word);
+        }
+        flags.addAll(List.of(
+                "-engine",
+                "conf=taikai-1",
+                "-each",
+                "nodes=1",
+                "-rounds",
+                "3",
+                "-maxmoves",
+                "12",
+                "-concurrency",
+                "1",
+                "-out",
+                out.toString()));
+        Tournaments.Run stopped = Tournaments.run(CutechessArguments.parse(flags), Timeouts.DEFAULT);
+        assertEquals(LocalRunner.Ending.ABORTED, stopped.ending(), stopped.progress());
+        assertTrue(
+                stopped.progress().contains("once that is mended, resume with ./taikai run --resume " + out),
+                stopped.progress());
+        Files.createFile(mended);
+        Tournaments.Run resumed = Tournaments.run(CutechessArguments.parse(flags), Timeouts.DEFAULT);
+        assertEquals(LocalRunner.Ending.FINISHED, resumed.ending(), resumed.progress());
+        assertTrue(
+                resumed.progress()
+                        .contains("this run stopped before: engine 'flaky' did not start in its last 3" + " games ("),
+                resumed.progress());
+        assertEquals(6, Tournaments.journal(out).size(), "the three forfeits and three games played");
+    }
+
     @Test
     void anOptionTheEngineDoesNotListIsAWarningAndWithStrictAStop(@TempDir Path dir) throws Exception {
         List<String> flags = List.of(

@@ -388,6 +388,29 @@ class TournamentDefinitionTest {
     }
 
     @Test
+    void anOpeningSuiteWithAByteOrderMarkIsRead(@TempDir Path dir) throws Exception {
+        Path suite = Files.writeString(dir.resolve("bom.txt"), "\uFEFF# written on Windows\nstartpos moves 1e1d\n");
+        RunPlan plan = CutechessArguments.parse(twoBuiltIns("-openings", "file=" + suite));
+        assertEquals(1, plan.spec().openings().size());
+    }
+
+    /** The name heads every KIF: a line break in it wrote a move of its own into every record. */
+    @Test
+    void aTournamentNameOnMoreThanOneLineIsRefused(@TempDir Path dir) throws Exception {
+        ConfigException flag = assertThrows(
+                ConfigException.class, () -> CutechessArguments.parse(twoBuiltIns("-event", "ev\n   1 ５四玉(55)")));
+        assertTrue(flag.getMessage().contains("the tournament's name holds a control character"), flag.getMessage());
+        Path file = Files.writeString(
+                dir.resolve("t.yaml"),
+                "variant: minishogi\nname: \"ev\\x0a   1 ５四玉(55)\"\nengines: [taikai-1, taikai-2]\n");
+        ConfigException yaml = assertThrows(ConfigException.class, () -> TournamentFile.read(file));
+        assertTrue(yaml.getMessage().contains("the tournament's name holds a control character"), yaml.getMessage());
+        ConfigException empty =
+                assertThrows(ConfigException.class, () -> CutechessArguments.parse(twoBuiltIns("-out", "")));
+        assertEquals("-out needs a value, not an empty one", empty.getMessage());
+    }
+
+    @Test
     void anOpeningSuiteThatCannotBeUsedSaysWhy(@TempDir Path dir) throws Exception {
         Path binary = Files.write(dir.resolve("suite.bin"), new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1});
         for (String[] bad : List.of(

@@ -57,6 +57,8 @@ public final class TournamentRun {
     private int countedHandedOut;
     private int restoredRounds;
     private Stop stop;
+    /** The stop is an abort because an engine did not start ({@link #retryStarts}). */
+    private boolean stoppedByStarts;
     /** Per engine, in pairing order, whether each of its counted games was lost before its first move. */
     private final Map<String, java.util.TreeMap<Integer, GameRecord>> startFailures = new HashMap<>();
     /** The SPRT's verdict and the games counted when its bound was crossed. */
@@ -261,8 +263,11 @@ public final class TournamentRun {
         pairer.counted(planned.get(), record);
         noteStarts(index.get(game.gameId()), record);
         checkSprt();
-        if (league == null) {
-            cannotStart().ifPresent(out -> abort(out.why()));
+        if (league == null && stop == null) {
+            cannotStart().ifPresent(out -> {
+                abort(out.why());
+                stoppedByStarts = true;
+            });
         }
         advance();
         return Counted.COUNTED;
@@ -281,6 +286,24 @@ public final class TournamentRun {
         if (stop == null) {
             stop = new Stop(Stop.Kind.ABORTED, reason);
         }
+    }
+
+    /**
+     * For a run counted again from its records by a new process (a resumed local run): when it stopped
+     * because an engine did not start in its last {@link #START_FAILURES} games, that stop is lifted and
+     * every engine's start failures forgotten, so that the engine, mended since perhaps, is started again;
+     * the games it forfeited stay counted. The stop's line when one was lifted.
+     */
+    public Optional<String> retryStarts() {
+        if (stop == null || !stoppedByStarts) {
+            return Optional.empty();
+        }
+        String why = stop.detail();
+        stop = null;
+        stoppedByStarts = false;
+        startFailures.clear();
+        advance();
+        return Optional.of(why);
     }
 
     /** Rebuilding: the run's stop as it was published (null: running). */
