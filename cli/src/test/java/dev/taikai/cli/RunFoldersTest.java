@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -132,6 +133,54 @@ class RunFoldersTest {
         }
         CliRun free = quick("-out", out.toString(), "-engine", "conf=taikai-1", "-engine", "conf=taikai-2");
         assertEquals(0, free.exitCode(), free.err());
+    }
+
+    /**
+     * Ctrl-C while an engine takes its time to start: the run used to wait for the handshake (up to its
+     * 10 s deadline) before it stopped, and started the other engine and announced the game meanwhile.
+     */
+    @Test
+    void ctrlCWhileAnEngineStartsStopsAtOnce(@TempDir Path dir) throws Exception {
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.taikai.cli.Taikai",
+                "run",
+                "-variant",
+                "minishogi",
+                "-out",
+                dir.resolve("out").toString(),
+                "-engine",
+                "name=slow"));
+        List<String> fake = dev.taikai.testkit.FakeEngines.command("--slow-start", "30000");
+        command.add("cmd=" + fake.get(0));
+        fake.subList(1, fake.size()).forEach(word -> command.add("arg=" + word));
+        command.addAll(List.of("-engine", "conf=taikai-1"));
+        command.addAll(List.of(QUICK));
+        Process run = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("output.txt").toFile())
+                .start();
+        try {
+            dev.taikai.testkit.Await.until(
+                    Duration.ofSeconds(60),
+                    "the slow engine's process",
+                    () -> run.descendants().findAny().isPresent());
+            long interrupted = System.nanoTime();
+            new ProcessBuilder("kill", "-INT", Long.toString(run.pid())).start().waitFor();
+            assertTrue(run.waitFor(60, TimeUnit.SECONDS), "ended");
+            long tookMillis = (System.nanoTime() - interrupted) / 1_000_000;
+            String output = Files.readString(dir.resolve("output.txt"));
+            assertEquals(130, run.exitValue(), output);
+            // the start's own deadline is 10 s: an exit well before it did not wait for the handshake
+            assertTrue(tookMillis < 7_000, "exited " + tookMillis + " ms after Ctrl-C:\n" + output);
+            assertFalse(output.contains("Started game"), output);
+            assertTrue(output.contains("interrupted: 0 games recorded; resume with"), output);
+        } finally {
+            run.descendants().forEach(ProcessHandle::destroyForcibly);
+            run.destroyForcibly();
+        }
     }
 
     @Test

@@ -330,6 +330,9 @@ public final class LocalRunner {
         if (failed.isPresent() || senteSession instanceof EngineFailure) {
             return failed.orElse(null);
         }
+        if (stopping) {
+            return null; // Ctrl-C while sente's engine started: start no more
+        }
         StartResult goteSession = seat.session(gote.name(), plan.engineOf(gote));
         failed = startFailure(game, Color.GOTE, goteSession, started);
         if (failed.isPresent() || goteSession instanceof EngineFailure) {
@@ -342,6 +345,9 @@ public final class LocalRunner {
             firstGamesReady.await(START_BARRIER_SECONDS, TimeUnit.SECONDS); // a slot that hangs cannot hold the rest
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return null;
+        }
+        if (stopping) {
             return null;
         }
         say(String.format(

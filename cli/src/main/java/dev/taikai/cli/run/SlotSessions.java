@@ -22,6 +22,7 @@ final class SlotSessions implements AutoCloseable {
     private final boolean restartEveryGame;
     private final boolean strictOptions;
     private final boolean logPipes;
+    private boolean closed;
 
     /**
      * With {@code strictOptions}, an engine that does not list an option it is given fails to start; with
@@ -36,15 +37,21 @@ final class SlotSessions implements AutoCloseable {
         this.logPipes = logPipes;
     }
 
-    /** A ready session for the entrant's engine, or why it could not be had. */
-    synchronized StartResult session(String entrant, EngineSpec spec) {
-        LocalEngine existing = sessions.remove(entrant);
-        if (existing != null && existing.failure().isEmpty() && !restartEveryGame) {
-            sessions.put(entrant, existing);
-            return existing;
-        }
-        if (existing != null) {
-            existing.close();
+    /**
+     * A ready session for the entrant's engine, or why it could not be had. An engine is started outside
+     * this object's lock, so that {@link #close} (Ctrl-C) never waits for a handshake; one whose start ends
+     * after the close is closed at once (the caller, stopping, does not play with it).
+     */
+    StartResult session(String entrant, EngineSpec spec) {
+        synchronized (this) {
+            LocalEngine existing = sessions.remove(entrant);
+            if (existing != null && existing.failure().isEmpty() && !restartEveryGame) {
+                sessions.put(entrant, existing);
+                return existing;
+            }
+            if (existing != null) {
+                existing.close();
+            }
         }
         StartResult started =
                 Engines.start(spec, variant, timeouts, logPipes ? new PipeLog(PipeLog.DEFAULT_CAP_CHARS) : null);
@@ -52,7 +59,13 @@ final class SlotSessions implements AutoCloseable {
             started = LocalEngine.refusingUnlistedOptions(started);
         }
         if (started instanceof LocalEngine engine) {
-            sessions.put(entrant, engine);
+            synchronized (this) {
+                if (closed) {
+                    engine.close();
+                } else {
+                    sessions.put(entrant, engine);
+                }
+            }
         }
         return started;
     }
@@ -70,6 +83,7 @@ final class SlotSessions implements AutoCloseable {
 
     @Override
     public synchronized void close() {
+        closed = true;
         for (LocalEngine engine : sessions.values()) {
             engine.close();
         }
