@@ -83,7 +83,11 @@ public final class CutechessArguments {
                     if (args.get(i + 1).isBlank()) { // an unset shell variable: -out "$OUT"
                         throw new ConfigException(flag + " needs a value, not an empty one");
                     }
-                    flags.single.put(flag, args.get(++i));
+                    String earlier = flags.single.put(flag, args.get(++i));
+                    if (earlier != null) {
+                        throw new ConfigException(
+                                flag + " is given twice ('" + earlier + "', then '" + args.get(i) + "'); give it once");
+                    }
                     continue;
                 }
                 if (!WITH_VALUES.contains(flag)) {
@@ -99,7 +103,11 @@ public final class CutechessArguments {
                 switch (flag) {
                     case "-engine" -> flags.engines.add(values);
                     case "-each" -> flags.each.addAll(values);
-                    default -> flags.groups.put(flag, values);
+                    default -> {
+                        if (flags.groups.put(flag, values) != null) {
+                            throw new ConfigException(flag + " is given twice; give it once");
+                        }
+                    }
                 }
             }
             return flags;
@@ -225,6 +233,9 @@ public final class CutechessArguments {
                 throw new ConfigException("-each setting '" + pair + "' is not key=value");
             }
             String key = pair.substring(0, equals);
+            if (settings.containsKey(key)) {
+                throw new ConfigException("-each gives " + key + "= twice; give it once");
+            }
             if (key.equals("proto")) {
                 throw new ConfigException("-each proto=: with a tournament file, an engine speaks what its entry says"
                         + " (protocol: usi or xboard)");
@@ -398,12 +409,16 @@ public final class CutechessArguments {
         boolean ownTime = own.stream().anyMatch(pair -> TIME_KEYS.contains(pair.split("=", 2)[0]));
         for (List<String> source : List.of(each, own)) {
             String flag = source == each ? "-each" : "-engine";
+            Set<String> given = new java.util.HashSet<>();
             for (String pair : source) {
                 int equals = pair.indexOf('=');
                 if (equals <= 0) {
                     throw new ConfigException(flag + " setting '" + pair + "' is not key=value");
                 }
                 String key = pair.substring(0, equals);
+                if (!REPEATABLE_KEYS.contains(key) && !given.add(key)) {
+                    throw new ConfigException(flag + " gives " + key + "= twice; give it once");
+                }
                 if (source == each && ownTime && TIME_KEYS.contains(key)) {
                     continue;
                 }
@@ -537,7 +552,9 @@ public final class CutechessArguments {
             if (equals <= 0 || !keys.contains(key)) {
                 throw new ConfigException(flag + ": '" + value + "' is not one of " + String.join("=, ", keys) + "=");
             }
-            pairs.put(key, value.substring(equals + 1));
+            if (pairs.put(key, value.substring(equals + 1)) != null) {
+                throw new ConfigException(flag + ": " + key + "= is given twice; give it once");
+            }
         }
         return pairs;
     }

@@ -410,6 +410,47 @@ class TournamentDefinitionTest {
         assertEquals("-out needs a value, not an empty one", empty.getMessage());
     }
 
+    /** A flag or key given twice kept its last value without a word, which no flag may do. */
+    @Test
+    void aFlagOrKeyGivenTwiceIsRefused() {
+        for (String[] twice : List.of(
+                new String[] {"-rounds 2 -rounds 3", "-rounds is given twice ('2', then '3'); give it once"},
+                new String[] {
+                    "-openings file=a.txt order=random order=sequential",
+                    "-openings: order= is given twice; give it once"
+                },
+                new String[] {"-sprt elo0=0 elo1=5 -sprt elo0=0 elo1=10", "-sprt is given twice; give it once"},
+                new String[] {"-each nodes=5 nodes=6", "-each gives nodes= twice; give it once"})) {
+            ConfigException e = assertThrows(
+                    ConfigException.class, () -> CutechessArguments.parse(twoBuiltIns(twice[0].split(" "))));
+            assertEquals(twice[1], e.getMessage());
+        }
+        ConfigException names = assertThrows(
+                ConfigException.class,
+                () -> CutechessArguments.parse(List.of(
+                        "-variant",
+                        "minishogi",
+                        "-engine",
+                        "conf=taikai-1",
+                        "name=a",
+                        "name=b",
+                        "-engine",
+                        "conf=taikai-2")));
+        assertEquals("-engine gives name= twice; give it once", names.getMessage());
+        ConfigException spaced = assertThrows(
+                ConfigException.class,
+                () -> CutechessArguments.parse(List.of(
+                        "-variant",
+                        "minishogi",
+                        "-engine",
+                        "conf=taikai-1",
+                        "name=a ",
+                        "-engine",
+                        "conf=taikai-2",
+                        "name=a")));
+        assertTrue(spaced.getMessage().contains("'a ' begins or ends with a space"), spaced.getMessage());
+    }
+
     @Test
     void anOpeningSuiteThatCannotBeUsedSaysWhy(@TempDir Path dir) throws Exception {
         Path binary = Files.write(dir.resolve("suite.bin"), new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1});

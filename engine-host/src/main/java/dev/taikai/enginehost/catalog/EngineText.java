@@ -38,11 +38,17 @@ public final class EngineText {
         return id;
     }
 
-    /** {@code name} when it is a usable entrant or engine name: 1 to 64 printable characters on one line. */
+    /**
+     * {@code name} when it is a usable entrant or engine name: 1 to 64 printable characters on one line,
+     * with no space at either end.
+     */
     public static String name(String field, String name) {
         line(field, name, MAX_NAME);
         if (name.isBlank()) {
             throw new IllegalArgumentException(field + " is empty");
+        }
+        if (!name.equals(name.strip())) { // 'a ' and 'a' would read as one engine in every table and record
+            throw new IllegalArgumentException(field + " '" + name + "' begins or ends with a space");
         }
         return name;
     }
