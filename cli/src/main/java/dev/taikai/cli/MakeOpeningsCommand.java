@@ -82,9 +82,19 @@ final class MakeOpeningsCommand implements Callable<Integer> {
 
     private record Candidate(List<String> moves, int score, long key) {}
 
+    private static void within(String option, int value, int least, int most) {
+        if (value < least || value > most) {
+            throw new ExitCodes.UsageException(option + " is " + least + " to " + most + ", not " + value);
+        }
+    }
+
     @Override
     public Integer call() throws Exception {
         Variant variant = GameArguments.variant(variantName);
+        within("--plies", plies, 1, 12);
+        within("--depth", depth, 1, 1000);
+        within("--max-cp", maxCentipawns, 0, 100_000);
+        within("--count", count, 1, 1_000_000);
         EngineSpec engineSpec;
         try {
             engineSpec = BuiltinCatalog.get().resolve(engine);

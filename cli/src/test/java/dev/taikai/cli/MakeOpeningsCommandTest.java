@@ -1,0 +1,30 @@
+package dev.taikai.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** make-openings refuses numbers out of range before it starts an engine (--count -3 was a Java exception). */
+class MakeOpeningsCommandTest {
+    @ParameterizedTest
+    @CsvSource(
+            delimiter = '|',
+            value = {
+                "--count -3 | --count is 1 to 1000000, not -3",
+                "--count 0 | --count is 1 to 1000000, not 0",
+                "--plies 0 | --plies is 1 to 12, not 0",
+                "--max-cp -5 | --max-cp is 0 to 100000, not -5",
+                "--depth 0 | --depth is 1 to 1000, not 0",
+            })
+    void numbersOutOfRangeAreUsageErrors(String option, String message) {
+        String[] words = option.split(" ");
+        CliRun run = CliRun.of("make-openings", "--variant", "minishogi", words[0], words[1]);
+        assertEquals(2, run.exitCode(), run.err());
+        assertTrue(run.err().contains(message), run.err());
+        assertFalse(run.err().contains("Exception"), run.err());
+        assertEquals("", run.out());
+    }
+}
