@@ -200,7 +200,9 @@ public final class LocalRunner {
             }
             case ABORTED, CANCELLED -> {
                 say("stopped: " + stop.detail());
-                say("once that is mended, resume with " + Invocation.resumeCommand(plan.output()));
+                if (invocation != null) { // a demo keeps no command to resume
+                    say("once that is mended, resume with " + Invocation.resumeCommand(plan.output()));
+                }
                 yield Ending.ABORTED;
             }
         };
@@ -463,8 +465,8 @@ public final class LocalRunner {
             seat.close();
         }
         synchronized (run) {
-            say("interrupted: " + Plural.games(done.get()) + " recorded; resume with "
-                    + Invocation.resumeCommand(plan.output()));
+            say("interrupted: " + Plural.games(done.get()) + " recorded"
+                    + (invocation == null ? "" : "; resume with " + Invocation.resumeCommand(plan.output())));
         }
     }
 

@@ -46,7 +46,10 @@ final class RunRecords implements AutoCloseable {
     static final String SFEN_ARCHIVE = "all-games.sfen";
     /** The run's results as a page that opens from disk ({@link ReportPage}). */
     static final String REPORT = "report.html";
-    /** How often report.html is written while games end (and always when the run opens and ends). */
+    /**
+     * How often at most report.html is written while games end (and always when the run opens and ends);
+     * less often when writing it takes long ({@link #reportTookNanos}).
+     */
     private static final long REPORT_EVERY_NANOS = 2_000_000_000L;
 
     private final RunPlan plan;
@@ -66,6 +69,11 @@ final class RunRecords implements AutoCloseable {
     private int gamesWritten;
     /** When report.html was last written ({@link System#nanoTime}), or 0. */
     private long reportWrittenNanos;
+    /**
+     * How long that took: the page holds every game, so a long run's takes seconds, and while games end
+     * it is written again only after 20 times that (at most 5 % of the run's time goes to it).
+     */
+    private long reportTookNanos;
     /** The SPRT's verdict over the pairs counted when results.json was last written, null before. */
     private Sprt.Verdict sprtVerdict;
 
@@ -119,7 +127,13 @@ final class RunRecords implements AutoCloseable {
                 startAfresh(dir, journalFile); // nothing was played there: the folder is free
             }
         }
-        Files.writeString(settingsFile, settings.text(), StandardCharsets.UTF_8);
+        if (!Files.exists(settingsFile)
+                || !Files.readString(settingsFile, StandardCharsets.UTF_8).equals(settings.text())) {
+            // whole or not at all: a settings file cut short by a kill would refuse the folder for good
+            Path temporary = dir.resolve("tournament.txt.tmp");
+            Files.writeString(temporary, settings.text(), StandardCharsets.UTF_8);
+            Files.move(temporary, settingsFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        }
         RunRecords records = new RunRecords(
                 plan,
                 run,
@@ -302,7 +316,7 @@ final class RunRecords implements AutoCloseable {
         writeKif(dir.resolve("games").resolve(record.id() + ".kif"), kifText);
         appendResult(game, standings);
         appendToArchives(kifText + "\n", sfenLine(record) + "\n");
-        if (System.nanoTime() - reportWrittenNanos >= REPORT_EVERY_NANOS) {
+        if (System.nanoTime() - reportWrittenNanos >= Math.max(REPORT_EVERY_NANOS, 20 * reportTookNanos)) {
             writeReport(standings, false);
         }
         Files.writeString(
@@ -388,6 +402,7 @@ final class RunRecords implements AutoCloseable {
      * run has ended (the page then no longer asks to be reloaded).
      */
     private void writeReport(Standings standings, boolean finished) throws IOException {
+        long began = System.nanoTime();
         Path report = dir.resolve(REPORT);
         Path temporary = dir.resolve(REPORT + ".tmp");
         List<String> match = plan.spec().entrants().size() == 2
@@ -404,6 +419,7 @@ final class RunRecords implements AutoCloseable {
                 StandardCharsets.UTF_8);
         Files.move(temporary, report, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
         reportWrittenNanos = System.nanoTime();
+        reportTookNanos = reportWrittenNanos - began;
     }
 
     /** The run's archives, from the journal's games: written anew (at the start and the end of a run). */

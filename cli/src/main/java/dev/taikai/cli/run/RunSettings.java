@@ -134,6 +134,9 @@ final class RunSettings {
                 all.add(line.getKey() + ": none, now " + line.getValue());
             }
         }
+        if (all.isEmpty() && !text().equals(earlier.text())) {
+            all.add("the same settings in another order: the engines' order decides the pairings and colours");
+        }
         if (all.size() <= most) {
             return all;
         }

@@ -79,11 +79,18 @@ class StartFailureTest {
                 "1",
                 "-out",
                 out.toString()));
-        Tournaments.Run stopped = Tournaments.run(CutechessArguments.parse(flags), Timeouts.DEFAULT);
-        assertEquals(LocalRunner.Ending.ABORTED, stopped.ending(), stopped.progress());
+        java.io.StringWriter progress = new java.io.StringWriter();
+        LocalRunner.Ending stopped = new LocalRunner(
+                        CutechessArguments.parse(flags),
+                        new java.io.PrintWriter(new java.io.StringWriter()),
+                        new java.io.PrintWriter(progress),
+                        Timeouts.DEFAULT)
+                .recording(Invocation.here(flags))
+                .run();
+        assertEquals(LocalRunner.Ending.ABORTED, stopped, progress.toString());
         assertTrue(
-                stopped.progress().contains("once that is mended, resume with ./taikai run --resume " + out),
-                stopped.progress());
+                progress.toString().contains("once that is mended, resume with ./taikai run --resume " + out),
+                progress.toString());
         Files.createFile(mended);
         Tournaments.Run resumed = Tournaments.run(CutechessArguments.parse(flags), Timeouts.DEFAULT);
         assertEquals(LocalRunner.Ending.FINISHED, resumed.ending(), resumed.progress());
