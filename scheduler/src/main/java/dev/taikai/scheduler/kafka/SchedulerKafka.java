@@ -172,10 +172,17 @@ public final class SchedulerKafka implements Runnable, AutoCloseable, Scheduler.
             deadLetter(record, e.getMessage());
             return null;
         }
-        TournamentRegistry.Counted how = book.count(event.getRecord(), why -> {
-            listener.refused(event.getRecord(), why);
-            copyToDeadLetters(record, "record refused: " + why);
-        });
+        TournamentRegistry.Counted how;
+        try {
+            how = book.count(event.getRecord(), why -> {
+                listener.refused(event.getRecord(), why);
+                copyToDeadLetters(record, "record refused: " + why);
+            });
+        } catch (RuntimeException e) {
+            // a record the book cannot take must not stop the counting of all others, nor a restart
+            deadLetter(record, "record not counted: " + e);
+            return null;
+        }
         listener.counted(event.getRecord(), how);
         return how == TournamentRegistry.Counted.COUNTED
                 ? event.getRecord().getAssignment().getTournamentId()

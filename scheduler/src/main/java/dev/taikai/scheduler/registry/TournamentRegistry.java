@@ -201,6 +201,7 @@ public final class TournamentRegistry {
                     + t.run.stop().orElseThrow().detail() + ")");
         }
         dev.taikai.tournament.run.LeagueChange change;
+        dev.taikai.proto.tournament.v1.Entrant published = entrant;
         if (leave) {
             change = t.run.leave(entrant.getName());
         } else {
@@ -210,9 +211,10 @@ public final class TournamentRegistry {
                         "entrant: a league has at most " + TournamentMessages.MAX_ENTRANTS + " engines over its life");
             }
             change = t.run.join(parsed);
+            published = entrant.toBuilder().setName(parsed.name()).build(); // the name it plays under
         }
         t.changes.add(LeagueChange.newBuilder()
-                .setEntrant(entrant)
+                .setEntrant(published)
                 .setLeave(leave)
                 .setBeforeRound(change.beforeRound())
                 .build());

@@ -400,6 +400,65 @@ public class TournamentRegistryTest {
         assertTrue(notALeague.getMessage().contains("is not a league"));
     }
 
+    /**
+     * A join without a name plays under its engine id; it was published without a name, and a rebuilt
+     * scheduler then knew no such engine: it counted none of the games it played (and threw at a later
+     * leave). The change is published with the name it plays under, and one published without still
+     * rebuilds.
+     */
+    @Test
+    void aJoinWithoutANamePlaysAndRebuildsUnderItsEngineId() {
+        TournamentRegistry book = new TournamentRegistry(16);
+        book.create("lg", spec(Format.FORMAT_LEAGUE, 2, 3, 8), 100);
+        List<GameRecord> published = new ArrayList<>();
+        java.util.ArrayDeque<Pairing> inPlay = new java.util.ArrayDeque<>(book.nextPairings("lg"));
+        boolean joined = false;
+        while (!inPlay.isEmpty()) {
+            GameRecord r = record(inPlay.poll(), Result.DRAW);
+            assertEquals(TournamentRegistry.Counted.COUNTED, book.count(r));
+            published.add(r);
+            if (!joined) {
+                joined = true;
+                TournamentState state = book.changeLeague(
+                                "lg",
+                                dev.taikai.proto.tournament.v1.Entrant.newBuilder()
+                                        .setEngineId("taikai-3")
+                                        .build(),
+                                false,
+                                200)
+                        .orElseThrow();
+                assertEquals("taikai-3", state.getLeagueChanges(0).getEntrant().getName(), "published under its name");
+            }
+            inPlay.addAll(book.nextPairings("lg"));
+        }
+        TournamentState done = book.state("lg").orElseThrow();
+        assertEquals(Status.STATUS_FINISHED, done.getStatus(), done.getStatusDetail());
+        assertTrue(
+                published.stream()
+                        .anyMatch(r -> r.getAssignment().getSente().getName().equals("taikai-3")),
+                "the engine that joined played");
+        // as an earlier scheduler published it: without the name
+        var change = done.getLeagueChanges(0);
+        TournamentState nameless = done.toBuilder()
+                .setLeagueChanges(
+                        0,
+                        change.toBuilder()
+                                .setEntrant(change.getEntrant().toBuilder().clearName()))
+                .build();
+        for (TournamentState state : List.of(done, nameless)) {
+            TournamentRegistry rebuilt = new TournamentRegistry(16);
+            rebuilt.restore(state);
+            for (GameRecord r : published) {
+                assertEquals(
+                        TournamentRegistry.Counted.COUNTED,
+                        rebuilt.count(r),
+                        r.getAssignment().getLocalId());
+            }
+            assertEquals(
+                    done.getFinishedGames(), rebuilt.state("lg").orElseThrow().getFinishedGames());
+        }
+    }
+
     @Test
     void specsThatAreNotTournamentsAreRefusedWithTheField() {
         TournamentRegistry book = new TournamentRegistry(16);

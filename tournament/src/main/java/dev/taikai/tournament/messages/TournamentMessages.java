@@ -175,10 +175,10 @@ public final class TournamentMessages {
 
     /** A published join or leave of a league, as the run takes it. */
     public static LeagueChange leagueChange(dev.taikai.proto.tournament.v1.LeagueChange change, TimeControl common) {
+        Entrant joins = change.getLeave() ? null : entrant("entrant", change.getEntrant(), common);
+        // a join without a name plays under its engine id (earlier schedulers published it nameless)
         return new LeagueChange(
-                change.getEntrant().getName(),
-                change.getLeave() ? null : entrant("entrant", change.getEntrant(), common),
-                change.getBeforeRound());
+                joins == null ? change.getEntrant().getName() : joins.name(), joins, change.getBeforeRound());
     }
 
     /** The common time control of a spec message, or null when it has none. */
