@@ -420,6 +420,41 @@ class HostileInputTest {
         }
     }
 
+    /**
+     * Requests the access gate refuses are counted in the HTTP metrics under one path: 120 made-up paths
+     * without a token used up the metrics' 100 paths, after which real endpoints were no longer counted.
+     * HEAD is GET without the body, also when refused (a refusal's body broke the HTTP/2 stream).
+     */
+    @Test
+    void refusedRequestsCannotFillTheMetricsAndHeadIsAnsweredAsGet() throws Exception {
+        for (int i = 0; i < 120; i++) {
+            assertEquals(401, anonymous("GET", "/made-up-" + i).status());
+        }
+        Answer head = anonymous("HEAD", "/api/tournaments");
+        assertEquals(401, head.status());
+        assertEquals("", head.body());
+        assertEquals(200, raw("HEAD", "/api/tournaments", null, null).status());
+        assertEquals(200, anonymous("HEAD", "/ui/index.html").status());
+        String metrics = raw("GET", "/q/metrics", null, null).body();
+        assertFalse(metrics.contains("/made-up-"), "no made-up path in the metrics");
+        assertTrue(metrics.contains("uri=\"/refused-by-access-control\""), "refusals counted under one path");
+        assertEquals(200, raw("GET", "/api/tournaments", null, null).status());
+        assertTrue(
+                raw("GET", "/q/metrics", null, null).body().contains("uri=\"/api/tournaments\""),
+                "a real endpoint is still counted");
+    }
+
+    /** A request without a token. */
+    private static Answer anonymous(String method, String path) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(
+                        URI.create(cluster.scheduler().http() + path))
+                .timeout(Duration.ofSeconds(30))
+                .method(method, HttpRequest.BodyPublishers.noBody())
+                .build();
+        HttpResponse<String> response = HTTP.send(request, HttpResponse.BodyHandlers.ofString());
+        return new Answer(response.statusCode(), response.body());
+    }
+
     private static TournamentSpec spec(Map<String, String> options) {
         return TournamentSpec.newBuilder()
                 .setName("hostile")

@@ -3,6 +3,8 @@ package dev.taikai.access.quarkus;
 import dev.taikai.access.Gate;
 import dev.taikai.access.Policy;
 import dev.taikai.access.Tokens;
+import io.smallrye.common.vertx.ContextLocals;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.Router;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -48,6 +50,12 @@ public class AccessControl {
     @ConfigProperty(name = "taikai.dashboard.public", defaultValue = "false")
     boolean publicDashboard;
 
+    /** Where Quarkus's HTTP metrics look for a request's path template (set by REST endpoints). */
+    private static final String METRICS_PATH = "UrlPathTemplate";
+
+    /** The path under which the HTTP metrics count the requests the gate refused. */
+    static final String REFUSED = "/refused-by-access-control";
+
     /** The name of the HttpOnly cookie that carries a browser session. */
     public static final String SESSION_COOKIE = "taikai_session";
 
@@ -69,7 +77,10 @@ public class AccessControl {
     /** Runs before every other route: a request without the right token gets 401 or 403 and goes no further. */
     void guard(@Observes Router router, Gate gate) {
         router.route().order(Integer.MIN_VALUE).handler(context -> {
-            String operation = Policy.http(context.request().method().name(), context.normalizedPath());
+            boolean head = context.request().method() == HttpMethod.HEAD;
+            // HEAD asks what GET would answer, without the body: the same operation
+            String operation =
+                    Policy.http(head ? "GET" : context.request().method().name(), context.normalizedPath());
             String authorization = context.request().getHeader("Authorization");
             var cookie = context.request().getCookie(SESSION_COOKIE);
             Gate.Decision decision = (authorization == null || authorization.isBlank()) && cookie != null
@@ -82,11 +93,22 @@ public class AccessControl {
                 context.next();
                 return;
             }
+            // the HTTP metrics name a refused request by one word, not by its path: whoever can reach the port
+            // could otherwise fill the metrics' limited set of paths with made-up ones
+            try {
+                ContextLocals.put(METRICS_PATH, REFUSED);
+            } catch (UnsupportedOperationException | IllegalStateException notARequestContext) {
+                // not on a request's own context (none in Quarkus's HTTP server): the metrics keep the path
+            }
             var response = context.response()
                     .setStatusCode(decision.httpStatus())
                     .putHeader("Content-Type", "application/json");
             if (decision instanceof Gate.Unauthenticated) {
                 response.putHeader("WWW-Authenticate", "Bearer");
+            }
+            if (head) {
+                response.end(); // a body on an answer to HEAD breaks the HTTP/2 stream
+                return;
             }
             // the reason may quote the request's path: JSON-escaped, as the services' own refusals are
             response.end(new JsonObject().put("error", decision.reason()).encode());
