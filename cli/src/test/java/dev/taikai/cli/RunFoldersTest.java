@@ -72,6 +72,28 @@ class RunFoldersTest {
         assertTrue(same.err().contains("2 already played (resuming)"), same.err());
     }
 
+    /** An edited tournament file refused its folder with "resume that run with --resume", which read the edited file again. */
+    @Test
+    void aRunWhoseFileChangedIsNotSentToResumeItself(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("t.yaml");
+        String yaml = "variant: minishogi\nengines: [taikai-1, taikai-2]\ntime-control: nodes 20\n"
+                + "adjudication: {move-limit: 12}\noutput: out\nrounds: ";
+        Files.writeString(file, yaml + "1\n");
+        CliRun first = CliRun.of("run", file.toString());
+        assertEquals(0, first.exitCode(), first.err());
+        Files.writeString(file, yaml + "2\n");
+        for (CliRun again : List.of(
+                CliRun.of("run", file.toString()),
+                CliRun.of("run", "--resume", dir.resolve("out").toString()))) {
+            assertEquals(2, again.exitCode(), again.err());
+            assertTrue(again.err().contains("  rounds: 1, now 2"), again.err());
+            assertTrue(
+                    again.err().contains("that run was started with this same command, so a file it reads"),
+                    again.err());
+            assertFalse(again.err().contains("resume that run with"), again.err());
+        }
+    }
+
     @Test
     void aFolderWhereNothingWasPlayedIsTakenOver(@TempDir Path dir) throws Exception {
         String out = dir.resolve("fixed").toString();

@@ -37,6 +37,15 @@ public record Invocation(Path directory, List<String> args) {
                 + (path.matches("[A-Za-z0-9_./@%+=:,-]+") ? path : "'" + path.replace("'", "'\\''") + "'");
     }
 
+    /** True when {@code folder} keeps this same invocation (its arguments, in the same directory). */
+    boolean sameAs(Path folder) {
+        try {
+            return of(folder).equals(this);
+        } catch (ConfigException e) {
+            return false; // none kept, or kept elsewhere
+        }
+    }
+
     /** Writes {@code invocation.json} into {@code folder}. */
     void writeTo(Path folder) throws IOException {
         ObjectMapper mapper = new ObjectMapper();

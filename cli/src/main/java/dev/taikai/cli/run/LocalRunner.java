@@ -119,7 +119,7 @@ public final class LocalRunner {
         }
         TournamentRun run = plan.newRun();
         currentRun = run;
-        try (RunRecords records = RunRecords.open(plan, run)) {
+        try (RunRecords records = RunRecords.open(plan, run, invocation)) {
             if (invocation != null) {
                 invocation.writeTo(records.directory());
             }

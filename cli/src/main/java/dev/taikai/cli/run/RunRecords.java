@@ -92,6 +92,11 @@ final class RunRecords implements AutoCloseable {
      * counted in {@code run}, in journal order (so that a league pairs its rounds again as they were).
      */
     static RunRecords open(RunPlan plan, TournamentRun run) throws IOException, ConfigException {
+        return open(plan, run, null);
+    }
+
+    /** As {@link #open(RunPlan, TournamentRun)} for the run started by {@code command} (null: unknown). */
+    static RunRecords open(RunPlan plan, TournamentRun run, Invocation command) throws IOException, ConfigException {
         Path dir = plan.output();
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new ConfigException(
@@ -104,14 +109,14 @@ final class RunRecords implements AutoCloseable {
         }
         FolderLock lock = FolderLock.take(dir);
         try {
-            return open(plan, run, dir, lock);
+            return open(plan, run, dir, lock, command);
         } catch (IOException | ConfigException | RuntimeException e) {
             lock.close();
             throw e;
         }
     }
 
-    private static RunRecords open(RunPlan plan, TournamentRun run, Path dir, FolderLock lock)
+    private static RunRecords open(RunPlan plan, TournamentRun run, Path dir, FolderLock lock, Invocation command)
             throws IOException, ConfigException {
         Path settingsFile = dir.resolve("tournament.txt");
         Path journalFile = dir.resolve("games.jsonl");
@@ -122,7 +127,7 @@ final class RunRecords implements AutoCloseable {
                 Optional<RunSettings> earlier = RunSettings.parse(existing);
                 int played = gamesWithMoves(journalFile);
                 if (played > 0) {
-                    throw new ConfigException(differentTournament(dir, played, earlier, settings));
+                    throw new ConfigException(differentTournament(dir, played, earlier, settings, command));
                 }
                 startAfresh(dir, journalFile); // nothing was played there: the folder is free
             }
@@ -151,7 +156,8 @@ final class RunRecords implements AutoCloseable {
     }
 
     /** Why the folder is refused: how many games it holds and what differs, a line each. */
-    private static String differentTournament(Path dir, int played, Optional<RunSettings> earlier, RunSettings now) {
+    private static String differentTournament(
+            Path dir, int played, Optional<RunSettings> earlier, RunSettings now, Invocation command) {
         StringBuilder message =
                 new StringBuilder(dir + " holds " + Plural.games(played) + " of a different tournament");
         if (earlier.isEmpty()) {
@@ -161,6 +167,13 @@ final class RunRecords implements AutoCloseable {
             for (String difference : now.differencesFrom(earlier.get(), 8)) {
                 message.append("\n  ").append(difference);
             }
+        }
+        if (command != null && command.sameAs(dir)) {
+            // --resume, or the run's own command again: what the command reads has changed since
+            return message.append("\nthat run was started with this same command, so a file it reads (the tournament"
+                            + " file, a catalog, an opening suite) has changed since: restore it to resume that run;"
+                            + " or start this one in another folder (another -out or output:, or none for a new one)")
+                    .toString();
         }
         return message.append("\nresume that run with ")
                 .append(Invocation.resumeCommand(dir))
