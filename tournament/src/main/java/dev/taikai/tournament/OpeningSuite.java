@@ -143,7 +143,7 @@ public final class OpeningSuite {
         Game game = new Game(opening.position());
         if (game.isOver()) {
             throw new IllegalArgumentException("the opening already ends the game ("
-                    + game.outcome().orElseThrow().termination() + ")");
+                    + game.outcome().orElseThrow().termination().name().toLowerCase(java.util.Locale.ROOT) + ")");
         }
         return opening;
     }

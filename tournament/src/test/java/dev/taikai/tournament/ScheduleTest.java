@@ -135,7 +135,7 @@ class ScheduleTest {
         assertTrue(e.getMessage().startsWith(file + ":1: invalid Minishogi SFEN"), e.getMessage());
         Files.writeString(file, "4k/2S2/4G/5/K4 w - 1\n");
         e = assertThrows(IllegalArgumentException.class, () -> OpeningSuite.read(file, Variant.MINISHOGI));
-        assertTrue(e.getMessage().contains("the opening already ends the game (STALEMATE)"), e.getMessage());
+        assertTrue(e.getMessage().contains("the opening already ends the game (stalemate)"), e.getMessage());
         Files.writeString(file, "# nothing\n");
         assertThrows(IllegalArgumentException.class, () -> OpeningSuite.read(file, Variant.MINISHOGI));
     }
@@ -154,7 +154,7 @@ class ScheduleTest {
         IllegalArgumentException whole =
                 assertThrows(IllegalArgumentException.class, () -> OpeningSuite.read(file, Variant.MINISHOGI));
         assertTrue(
-                whole.getMessage().startsWith(file + ":1: the opening already ends the game (CHECKMATE)"),
+                whole.getMessage().startsWith(file + ":1: the opening already ends the game (checkmate)"),
                 whole.getMessage());
         List<Opening> cut = OpeningSuite.read(file, Variant.MINISHOGI, 1, 2);
         assertEquals(List.of("4e3d", "3a4b"), cut.get(0).moves());
