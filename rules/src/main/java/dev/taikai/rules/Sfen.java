@@ -200,14 +200,17 @@ public final class Sfen {
             int i = 0;
             while (i < field.length()) {
                 int start = i;
-                while (i < field.length() && Character.isDigit(field.charAt(i))) {
-                    i++;
+                while (i < field.length() && field.charAt(i) >= '0' && field.charAt(i) <= '9') {
+                    i++; // ASCII digits only, as in every other count of SFEN
                 }
                 if (i == field.length()) {
                     throw error("hands '" + Usi.printable(field) + "' end with a count and no piece");
                 }
                 if (i - start > 2) {
                     throw error("hand count '" + field.substring(start, i) + "' is too large");
+                }
+                if (i - start > 1 && field.charAt(start) == '0') {
+                    throw error("hand count '" + field.substring(start, i) + "' begins with 0");
                 }
                 int count = i > start ? Integer.parseInt(field.substring(start, i)) : 1;
                 char letter = field.charAt(i++);

@@ -69,6 +69,8 @@ class SfenTest {
                 "minishogi | rbsgk/4p/5/P3K/KGSBR b - 1 | sente has 2 kings",
                 "minishogi | rbsgk/4p/5/P4/KGSBR b S 1 | too many pieces of kind 'S': 3",
                 "minishogi | rbsgk/4p/5/P4/KGSB1 b 0R 1 | hand count 0",
+                "minishogi | rbsgk/4p/5/P4/KGSB1 b 01R 1 | hand count '01' begins with 0",
+                "minishogi | rbsgk/4p/5/P4/KGSB1 b \uFF12R 1 | cannot be in hand",
                 "minishogi | rbsgk/4p/5/P4/KGSB1 b 3R 1 | only 2 of each piece",
                 "minishogi | rbsgk/4p/5/P4/KGSB1 b RR 1 | hands list 'R' twice",
                 "minishogi | rbsgk/4p/5/P4/KGSB1 b 2 1 | end with a count and no piece",
