@@ -70,6 +70,8 @@ class RunFoldersTest {
         CliRun same = quick("-out", out, "-engine", "conf=taikai-1", "name=a", "-engine", "conf=taikai-2", "name=b");
         assertEquals(0, same.exitCode(), same.err());
         assertTrue(same.err().contains("2 already played (resuming)"), same.err());
+        assertTrue(
+                same.err().contains("nothing is left to play: this run ended before (all 2 games played)"), same.err());
     }
 
     /** An edited tournament file refused its folder with "resume that run with --resume", which read the edited file again. */

@@ -139,6 +139,11 @@ public final class LocalRunner {
                     spec.entrants().size(),
                     planText(run, done.get()),
                     records.directory()));
+            if (done.get() > 0 && run.stop().isPresent()) { // a rerun never silently does nothing
+                say("nothing is left to play: this run ended before ("
+                        + run.stop().get().detail()
+                        + "); a new run needs another folder (another -out or output:, or none for a new one)");
+            }
             CrowdedCores.warning(spec, Runtime.getRuntime().availableProcessors())
                     .ifPresent(w -> say("warning: " + w));
             Thread hook = new Thread(() -> interrupt(run), "taikai-interrupt");
