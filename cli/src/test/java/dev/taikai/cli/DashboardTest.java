@@ -230,6 +230,54 @@ class DashboardTest {
         browser.screenshot(SHOTS.resolve("dashboard-cluster.png"));
     }
 
+    @Test
+    void logOutEndsTheSessionOnTheScheduler() throws Exception {
+        driver.get(base + "/ui/index.html#/");
+        Await.until(
+                WITHIN,
+                "the tournaments page",
+                () -> !driver.findElements(By.id("tournaments")).isEmpty(),
+                driver::getCurrentUrl);
+        String session = driver.manage().getCookieNamed("taikai_session").getValue();
+        assertEquals(200, withSession(session, "/api/tournaments"), "the session reads before the logout");
+        try {
+            assertTrue(click("#logout"), "the logout link");
+            Await.until(
+                    WITHIN,
+                    "the logout goes to the login page",
+                    () -> driver.getCurrentUrl().contains("/ui/login.html"),
+                    () -> driver.getCurrentUrl() + " " + read("#logout-error"));
+            assertEquals(401, withSession(session, "/api/tournaments"), "the scheduler ended the session");
+            Object status = driver.executeAsyncScript("var done = arguments[arguments.length - 1];"
+                    + " fetch('/api/tournaments', {credentials: 'same-origin'})"
+                    + ".then(function (r) { done(r.status); }, function (e) { done(String(e)); });");
+            assertEquals(401L, status, "a fetch of the page");
+            driver.get(base + "/ui/index.html#/");
+            Await.until(
+                    WITHIN,
+                    "the dashboard sends the logged-out browser to the login",
+                    () -> driver.getCurrentUrl().contains("/ui/login.html"),
+                    driver::getCurrentUrl);
+        } finally {
+            // the other tests share the browser: a stranger again (even were the session still open), logged in
+            driver.manage().deleteCookieNamed("taikai_session");
+            login();
+        }
+    }
+
+    /** The status of a GET of {@code path} with the session cookie {@code session} alone. */
+    private static int withSession(String session, String path) throws Exception {
+        return ClusterProbe.http()
+                .send(
+                        java.net.http.HttpRequest.newBuilder(java.net.URI.create(base + path))
+                                .header("Cookie", "taikai_session=" + session)
+                                .header("Accept", "application/json")
+                                .timeout(Duration.ofSeconds(10))
+                                .build(),
+                        java.net.http.HttpResponse.BodyHandlers.discarding())
+                .statusCode();
+    }
+
     private static String submit(String name, String yaml) throws Exception {
         Path file = dir.resolve(name);
         Files.writeString(file, yaml);

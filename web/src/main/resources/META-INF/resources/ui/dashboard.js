@@ -355,8 +355,13 @@
 
   document.getElementById('logout').addEventListener('click', function (e) {
     e.preventDefault();
-    fetch('/api/logout', { method: 'POST', credentials: 'same-origin' }).then(function () {
+    // the scheduler takes a POST only with a JSON or protobuf body (a defence against cross-site forms)
+    fetch('/api/logout', { method: 'POST', credentials: 'same-origin',
+      headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: '{}' }).then(function (response) {
+      if (!response.ok && response.status !== 401) throw new Error('the logout was refused (' + response.status + ')');
       location.href = '/ui/login.html';
+    }).catch(function (error) {
+      main.insertBefore(el('p', { class: 'bad', id: 'logout-error' }, 'Not logged out: ' + (error && error.message)), main.firstChild);
     });
   });
   window.addEventListener('hashchange', route);
