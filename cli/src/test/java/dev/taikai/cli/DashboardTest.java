@@ -55,6 +55,11 @@ class DashboardTest {
     @BeforeAll
     static void up() throws Exception {
         ClusterProbe.threeFakes(dir);
+        // resigns at once: a match of two of them is won by gote in every game, one game each a pair
+        Files.writeString(
+                dir.resolve("fakes.yaml"),
+                dev.taikai.cli.run.Tournaments.fakeEntry("fake-resign", "--resign"),
+                java.nio.file.StandardOpenOption.APPEND);
         cluster = ClusterProbe.start(
                 dir.resolve("cluster"),
                 new LocalCluster.Shape(1, 1, 4, 2, dir.resolve("fakes.yaml").toString()));
@@ -228,6 +233,43 @@ class DashboardTest {
         assertTrue(row.getOrDefault("text", "").contains("yes"), row.toString());
         assertEquals("worker-1", row.get("data-worker"), row.toString());
         browser.screenshot(SHOTS.resolve("dashboard-cluster.png"));
+    }
+
+    @Test
+    void aMatchShowsItsEloIntervalAndItsStatisticsThatAreZero() throws Exception {
+        String id = submit(
+                "even.yaml",
+                String.join(
+                        "\n",
+                        "name: even",
+                        "variant: minishogi",
+                        "games: 4",
+                        "time-control: nodes 1",
+                        "catalog: fakes.yaml",
+                        "engines: [{engine: fake-resign, name: r1}, {engine: fake-resign, name: r2}]",
+                        ""));
+        ClusterProbe.await("the match ends", WITHIN, () -> admin.state(id).getStatus() == Status.STATUS_FINISHED);
+        driver.get(base + "/ui/index.html#/t/" + id);
+        Await.until(
+                WITHIN,
+                "the match section",
+                () -> !driver.findElements(By.cssSelector("#match tr[data-measure='elo']"))
+                        .isEmpty());
+        // 2 wins, 0 draws, 2 losses: Elo 0 and draw ratio 0, which protobuf's JSON leaves out
+        var interval = dev.taikai.tournament.stats.EloInterval.of(new dev.taikai.tournament.stats.Wdl(2, 0, 2));
+        String elo = read("#match tr[data-measure='elo']").get("text");
+        assertTrue(
+                elo.endsWith(String.format(
+                        java.util.Locale.ROOT,
+                        "0.0 (95%%: %.1f to %.1f)",
+                        interval.lower(),
+                        interval.upper())),
+                elo + " " + interval);
+        assertTrue(read("#match tr[data-measure='draw-ratio']").get("text").endsWith("0.0 %"), "draw ratio");
+        assertTrue(read("#match tr[data-measure='los']").get("text").endsWith("50.0 %"), "LOS");
+        String row = read("#standings tr[data-engine='r1']").get("text");
+        assertTrue(row.contains("\t0.0\t"), "an Elo of 0 in the standings: " + row);
+        browser.screenshot(SHOTS.resolve("dashboard-match.png"));
     }
 
     @Test

@@ -26,8 +26,31 @@
     return (name || '').replace(prefix, '').toLowerCase();
   }
 
+  /** A number of protobuf's JSON, which leaves out a field that is 0 and writes NaN and ±Infinity as text. */
   function num(value) {
     return value === undefined || value === null ? 0 : Number(value);
+  }
+
+  function fromScore(score) {
+    return score <= 0 ? -Infinity : score >= 1 ? Infinity : -400 * Math.log10(1 / score - 1);
+  }
+
+  /**
+   * The ends of a match's 95% Elo interval as results.json has them (elo_lower, elo_upper): the scores
+   * s ± d taken to Elo, where s is the score of the Elo and d the margin whose interval is 2 × error wide
+   * (the API gives the half-width only; the interval is not symmetric in Elo). Both null where there is
+   * no interval: an error of 0 (results all alike), or one that is not finite.
+   */
+  function eloInterval(elo, error) {
+    if (!isFinite(elo) || !isFinite(error) || !(error > 0)) return { lower: null, upper: null };
+    var s = 1 / (1 + Math.pow(10, -elo / 400));
+    var low = 0;
+    var high = Math.min(s, 1 - s);
+    for (var i = 0; i < 100; i++) {
+      var d = (low + high) / 2;
+      if ((fromScore(s + d) - fromScore(s - d)) / 2 < error) low = d; else high = d;
+    }
+    return { lower: fromScore(s - low), upper: fromScore(s + low) };
   }
 
   /** A record of the API as a game of results.json. */
@@ -67,8 +90,8 @@
       tournament: { name: spec.name, variant: lower(spec.variant, 'VARIANT_'), format: lower(spec.format, 'FORMAT_') },
       standings: (standings.rows || []).map(function (r) {
         return { rank: num(r.rank), engine: r.engine, games: num(r.games), points: num(r.points), wins: num(r.wins),
-          draws: num(r.draws), losses: num(r.losses), elo: r.elo === undefined ? null : r.elo,
-          elo_error: r.eloError === undefined ? null : r.eloError, terminations: counts[r.engine] || {} };
+          draws: num(r.draws), losses: num(r.losses), elo: num(r.elo), elo_error: num(r.eloError),
+          terminations: counts[r.engine] || {} };
       }),
       games: records.map(game)
     };
@@ -76,8 +99,9 @@
     var entrants = spec.entrants || [];
     if (standings.match && entrants.length === 2) {
       var m = standings.match;
-      out.match = { engine: entrants[0].name, opponent: entrants[1].name, elo: m.elo, elo_lower: null, elo_upper: null,
-        los: m.los, draw_ratio: m.drawRatio, pentanomial: (m.pentanomial || []).map(num) };
+      var interval = eloInterval(num(m.elo), num(m.eloError));
+      out.match = { engine: entrants[0].name, opponent: entrants[1].name, elo: num(m.elo), elo_lower: interval.lower,
+        elo_upper: interval.upper, los: num(m.los), draw_ratio: num(m.drawRatio), pentanomial: (m.pentanomial || []).map(num) };
       if (m.llr !== undefined) {
         var sprt = spec.sprt || {};
         var status = m.llr >= m.llrUpper ? 'H1' : m.llr <= m.llrLower ? 'H0' : 'CONTINUE';
@@ -98,11 +122,13 @@
       });
       var history = {};
       (l.history || []).forEach(function (h) {
-        history[h.engine] = (h.points || []).map(function (p) { return { round: num(p.round), elo: p.elo, error: p.error }; });
+        history[h.engine] = (h.points || []).map(function (p) { return { round: num(p.round), elo: num(p.elo), error: num(p.error) }; });
       });
       out.league = { rounds: num(l.rounds), history: history, changes: changes, paired: num(state.leagueRounds),
         ratings: (l.ratings || []).map(function (r) {
-          return { engine: r.engine, elo: r.elo, error: r.error, games: num(r.games), active: !!r.active };
+          // no rating (absent) while the engine has no game; otherwise an absent one is 0
+          return { engine: r.engine, elo: num(r.games) ? num(r.elo) : null, error: num(r.games) ? num(r.error) : null,
+            games: num(r.games), active: !!r.active };
         }) };
     }
     return out;
@@ -144,8 +170,8 @@
     ((league && league.ratings) || []).forEach(function (r) { ratings[r.engine] = r; });
     out.standings = Object.keys(rows).map(function (e) {
       var r = rows[e];
-      r.elo = ratings[e] && ratings[e].elo !== undefined ? ratings[e].elo : null;
-      r.elo_error = ratings[e] && ratings[e].error !== undefined ? ratings[e].error : null;
+      r.elo = ratings[e] && num(ratings[e].games) ? num(ratings[e].elo) : null;
+      r.elo_error = ratings[e] && num(ratings[e].games) ? num(ratings[e].error) : null;
       return r;
     }).sort(function (a, b) { return b.points - a.points; });
     out.standings.forEach(function (r, i) { r.rank = i + 1; });

@@ -148,7 +148,7 @@ Taikai.views = (function () {
       : ' (95%: ' + number(m.elo_lower, 1) + ' to ' + number(m.elo_upper, 1) + ')';
     t.appendChild(row(['Elo', number(m.elo, 1) + interval], { 'data-measure': 'elo' }));
     t.appendChild(row(['LOS', percent(m.los)], { 'data-measure': 'los' }));
-    t.appendChild(row(['Draw ratio', percent(m.draw_ratio)]));
+    t.appendChild(row(['Draw ratio', percent(m.draw_ratio)], { 'data-measure': 'draw-ratio' }));
     t.appendChild(row(['Pentanomial [0, ½, 1, 1½, 2]', '[' + (m.pentanomial || []).join(', ') + ']'], { 'data-measure': 'pentanomial' }));
     if (m.normalized_elo !== undefined) t.appendChild(row(['Normalized Elo', number(m.normalized_elo, 1)]));
     if (m.sprt) {
