@@ -260,15 +260,16 @@ class DashboardTest {
         String elo = read("#match tr[data-measure='elo']").get("text");
         assertTrue(
                 elo.endsWith(String.format(
-                        java.util.Locale.ROOT,
-                        "0.0 (95%%: %.1f to %.1f)",
-                        interval.lower(),
-                        interval.upper())),
+                        java.util.Locale.ROOT, "0.0 (95%%: %.1f to %.1f)", interval.lower(), interval.upper())),
                 elo + " " + interval);
         assertTrue(read("#match tr[data-measure='draw-ratio']").get("text").endsWith("0.0 %"), "draw ratio");
         assertTrue(read("#match tr[data-measure='los']").get("text").endsWith("50.0 %"), "LOS");
         String row = read("#standings tr[data-engine='r1']").get("text");
         assertTrue(row.contains("\t0.0\t"), "an Elo of 0 in the standings: " + row);
+        String terminations = read("#terminations").get("text");
+        assertTrue(terminations.contains("resignation"), terminations);
+        // the API has no clock figures: no columns of zeros for them
+        assertFalse(terminations.contains("moves over time"), terminations);
         browser.screenshot(SHOTS.resolve("dashboard-match.png"));
     }
 

@@ -102,23 +102,27 @@ Taikai.views = (function () {
   }
 
   function terminations(container, results) {
-    var s = section(container, 'Terminations and clocks', 'terminations');
+    // the clock columns where the results have each engine's clock (a run's do; the scheduler's API has none)
+    var clocks = (results.standings || []).some(function (r) { return !!r.clock; });
+    var s = section(container, clocks ? 'Terminations and clocks' : 'Terminations', 'terminations');
     var kinds = {};
     (results.standings || []).forEach(function (r) { Object.keys(r.terminations || {}).forEach(function (k) { kinds[k] = true; }); });
     var names = Object.keys(kinds).sort();
-    var t = table(['Engine'].concat(names).concat(['moves over time', 'max overrun ms', 'time losses']));
+    var t = table(['Engine'].concat(names).concat(clocks ? ['moves over time', 'max overrun ms', 'time losses'] : []));
     (results.standings || []).forEach(function (r) {
       var cells = [r.engine];
       names.forEach(function (k) { cells.push(String((r.terminations || {})[k] || 0)); });
       var clock = r.clock || {};
-      cells.push(String(clock.moves_over_allowance || 0) + ' of ' + String(clock.moves || 0));
-      cells.push(number(clock.max_overrun_ms, 1));
-      cells.push(String(clock.time_losses || 0));
+      if (clocks) {
+        cells.push(String(clock.moves_over_allowance || 0) + ' of ' + String(clock.moves || 0));
+        cells.push(number(clock.max_overrun_ms, 1));
+        cells.push(String(clock.time_losses || 0));
+      }
       var tr = row(cells, { 'data-engine': r.engine });
       names.forEach(function (k, i) {
         if (FAILURES.indexOf(k) >= 0 && (r.terminations || {})[k] > 0) tr.children[i + 1].className = 'bad';
       });
-      if (clock.time_losses > 0) tr.lastChild.className = 'bad';
+      if (clocks && clock.time_losses > 0) tr.lastChild.className = 'bad';
       t.appendChild(tr);
     });
     s.appendChild(t);

@@ -62,6 +62,9 @@ class ReportPageTest {
                     sprt.contains(results.get("match").get("sprt").get("status").asText()), sprt);
             assertFalse(
                     driver.findElements(By.cssSelector("#match .plot canvas")).isEmpty(), "the LLR path is drawn");
+            // a run's results have each engine's clock figures (the dashboard's have none)
+            String terminations = driver.findElement(By.id("terminations")).getText();
+            assertTrue(terminations.contains("moves over time"), terminations);
             browser.screenshot(Path.of("target", "screenshots", "report-standings.png"));
 
             // results that did not vary: no interval on the page either (it showed "0.0 to 0.0")
