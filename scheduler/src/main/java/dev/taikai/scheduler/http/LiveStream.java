@@ -133,8 +133,13 @@ public class LiveStream {
                     node.put("sfen", state.sfen());
                     node.put("ply", state.ply());
                     node.put("last_move", state.lastMove());
-                    node.put("sente_remaining_ms", state.senteRemainingMs());
-                    node.put("gote_remaining_ms", state.goteRemainingMs());
+                    // left out for a side without a clock
+                    if (state.senteRemainingMs() != LiveView.NO_CLOCK) {
+                        node.put("sente_remaining_ms", state.senteRemainingMs());
+                    }
+                    if (state.goteRemainingMs() != LiveView.NO_CLOCK) {
+                        node.put("gote_remaining_ms", state.goteRemainingMs());
+                    }
                     node.put("over", state.over());
                     node.put("result", state.result());
                     node.put("published_ms", state.publishedUnixMs());

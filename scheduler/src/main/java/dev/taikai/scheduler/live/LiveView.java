@@ -29,12 +29,16 @@ import java.util.concurrent.atomic.AtomicLong;
 public final class LiveView {
     static final long FINISHED_KEPT_MILLIS = 10_000;
 
+    /** The remaining time of a side whose time control has no clock (movetime, nodes, depth). */
+    public static final long NO_CLOCK = -1;
+
     /** A side's latest search telemetry, from its last move. */
     public record Info(int depth, String score, List<String> pv) {}
 
     /**
      * A game in play now, as of its latest event: {@code version} grows with every change, so a frame made
-     * of it can be kept until the next.
+     * of it can be kept until the next. A side's remaining time is its main time left ({@link #NO_CLOCK}
+     * for a side without a clock: movetime, nodes or depth), its full main time before its first move.
      */
     public record GameState(
             String gameId,
@@ -116,6 +120,8 @@ public final class LiveView {
                         : Variant.MINISHOGI;
                 game.sente = assignment.getSente().getName();
                 game.gote = assignment.getGote().getName();
+                game.senteRemaining = mainTime(assignment.getSente().getTimeControl());
+                game.goteRemaining = mainTime(assignment.getGote().getTimeControl());
                 try {
                     game.position = Sfen.parse(game.variant, started.getStartSfen());
                 } catch (InvalidSfenException e) {
@@ -145,8 +151,12 @@ public final class LiveView {
                 }
                 game.ply = move.getPly();
                 game.lastMove = move.getMove().getMove();
-                game.senteRemaining = move.getSenteRemainingMs();
-                game.goteRemaining = move.getGoteRemainingMs();
+                if (game.senteRemaining != NO_CLOCK) {
+                    game.senteRemaining = move.getSenteRemainingMs();
+                }
+                if (game.goteRemaining != NO_CLOCK) {
+                    game.goteRemaining = move.getGoteRemainingMs();
+                }
             }
             default -> {
                 if (game == null) {
@@ -172,6 +182,14 @@ public final class LiveView {
         }
         game.published = event.getPublishedUnixMs();
         game.version = ++versions;
+    }
+
+    /** A side's main time at the start, or {@link #NO_CLOCK} when its time control has no clock. */
+    private static long mainTime(dev.taikai.proto.common.v1.TimeControl control) {
+        return switch (control.getKind()) {
+            case KIND_MOVETIME, KIND_NODES, KIND_DEPTH -> NO_CLOCK;
+            default -> control.getMainMs();
+        };
     }
 
     private static String score(MovePlayed move) {

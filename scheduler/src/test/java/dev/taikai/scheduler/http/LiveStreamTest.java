@@ -1,6 +1,7 @@
 package dev.taikai.scheduler.http;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -100,6 +101,36 @@ class LiveStreamTest {
         Await.until(WITHIN, "the game's latest state", () -> browser.ply(GAME) == 4, browser::toString);
         assertEquals(1, view.dropped(), "ply 3 was merged into ply 4");
         assertTrue(browser.plies(GAME).equals(List.of(2, 4)), "sent: " + browser.plies(GAME));
+    }
+
+    @Test
+    void aSideWithoutAClockHasNoRemainingTimeAndAStartedGameShowsTheMainTime() throws Exception {
+        var byoyomi = dev.taikai.proto.common.v1.TimeControl.newBuilder()
+                .setKind(dev.taikai.proto.common.v1.TimeControl.Kind.KIND_BYOYOMI)
+                .setMainMs(60_000)
+                .setByoyomiMs(1000);
+        var movetime = dev.taikai.proto.common.v1.TimeControl.newBuilder()
+                .setKind(dev.taikai.proto.common.v1.TimeControl.Kind.KIND_MOVETIME)
+                .setMovetimeMs(200);
+        view.acceptAll(List.of(LiveEvent.newBuilder()
+                .setGameId(GAME)
+                .setGame(GameEvent.newBuilder()
+                        .setStarted(GameStarted.newBuilder()
+                                .setAssignment(GameAssignment.newBuilder()
+                                        .setVariant(Variant.VARIANT_MINISHOGI)
+                                        .setSente(PlayerAssignment.newBuilder()
+                                                .setName("a")
+                                                .setTimeControl(byoyomi))
+                                        .setGote(PlayerAssignment.newBuilder()
+                                                .setName("b")
+                                                .setTimeControl(movetime)))
+                                .setStartSfen("rbsgk/4p/5/P4/KGSBR b - 1")))
+                .build()));
+        Subscriber browser = subscribe(0);
+        Await.until(WITHIN, "the started game", () -> browser.ply(GAME) == 0, browser::toString);
+        JsonNode started = browser.frames.get(GAME).get(0);
+        assertEquals(60_000, started.path("sente_remaining_ms").asLong(), started.toString());
+        assertFalse(started.has("gote_remaining_ms"), "no clock for movetime: " + started);
     }
 
     @Test

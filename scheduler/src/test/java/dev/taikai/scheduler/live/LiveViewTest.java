@@ -84,6 +84,39 @@ class LiveViewTest {
     }
 
     @Test
+    void aStartedGameHasItsMainTimesAndASideWithoutAClockNone() {
+        var fischer = dev.taikai.proto.common.v1.TimeControl.newBuilder()
+                .setKind(dev.taikai.proto.common.v1.TimeControl.Kind.KIND_FISCHER)
+                .setMainMs(30_000)
+                .setIncrementMs(500);
+        var nodes = dev.taikai.proto.common.v1.TimeControl.newBuilder()
+                .setKind(dev.taikai.proto.common.v1.TimeControl.Kind.KIND_NODES)
+                .setNodes(1000);
+        var assignment = GameAssignment.newBuilder()
+                .setVariant(Variant.VARIANT_MINISHOGI)
+                .setSente(PlayerAssignment.newBuilder().setName("a").setTimeControl(fischer))
+                .setGote(PlayerAssignment.newBuilder().setName("b").setTimeControl(nodes));
+        LiveView view = new LiveView();
+        view.acceptAll(List.of(LiveEvent.newBuilder()
+                .setGameId(GAME)
+                .setGame(GameEvent.newBuilder()
+                        .setStarted(GameStarted.newBuilder()
+                                .setAssignment(assignment)
+                                .setStartSfen("rbsgk/4p/5/P4/KGSBR b - 1")))
+                .build()));
+
+        var state = view.game(GAME).orElseThrow();
+        assertEquals(30_000, state.senteRemainingMs(), "the main time before the first move");
+        assertEquals(LiveView.NO_CLOCK, state.goteRemainingMs(), "nodes: no clock");
+
+        view.acceptAll(List.of(move(1, "5d5c"), move(2, "1b1c")));
+
+        state = view.game(GAME).orElseThrow();
+        assertEquals(4998, state.senteRemainingMs(), "as the move tells");
+        assertEquals(LiveView.NO_CLOCK, state.goteRemainingMs(), "still none");
+    }
+
+    @Test
     void aMoveSeenAlreadyOrAfterAGapChangesNothing() {
         LiveView view = new LiveView();
         view.acceptAll(List.of(started(), move(1, "5d5c")));
