@@ -118,7 +118,9 @@
         if (num(e.untilRound) > 0) changes.push('after round ' + num(e.untilRound) + ': ' + e.name + ' leaves');
       });
       (state.leagueChanges || []).forEach(function (c) {
-        changes.push('round ' + num(c.beforeRound) + ': ' + (c.entrant || {}).name + (c.leave ? ' leaves' : ' joins'));
+        var entrant = c.entrant || {};
+        // a join without a name plays as its engine id (a scheduler before 2026-12 recorded it so, without the name)
+        changes.push('round ' + num(c.beforeRound) + ': ' + (entrant.name || entrant.engineId) + (c.leave ? ' leaves' : ' joins'));
       });
       var history = {};
       (l.history || []).forEach(function (h) {
