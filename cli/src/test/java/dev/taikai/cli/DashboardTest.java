@@ -219,6 +219,51 @@ class DashboardTest {
     }
 
     @Test
+    void aLeaguePageSaysWhichRoundIsInPlayAndNamesAJoinWithoutAName() throws Exception {
+        String id = submit(
+                "endless.yaml",
+                String.join(
+                        "\n",
+                        "name: endless",
+                        "variant: minishogi",
+                        "format: league",
+                        "rounds: 0",
+                        "games: 2",
+                        "time-control: nodes 1",
+                        "adjudication: {move-limit: 60}",
+                        "catalog: fakes.yaml",
+                        "engines: [fake-a, fake-b]",
+                        ""));
+        try {
+            // a join without a name plays under its engine id
+            int joined = ClusterProbe.http()
+                    .send(
+                            java.net.http.HttpRequest.newBuilder(
+                                            java.net.URI.create(base + "/api/tournaments/" + id + "/entrants"))
+                                    .header("Authorization", "Bearer " + cluster.token(Role.ADMIN))
+                                    .header("Content-Type", "application/json")
+                                    .POST(java.net.http.HttpRequest.BodyPublishers.ofString(
+                                            "{\"engineId\": \"fake-c\"}"))
+                                    .timeout(Duration.ofSeconds(10))
+                                    .build(),
+                            java.net.http.HttpResponse.BodyHandlers.ofString())
+                    .statusCode();
+            assertEquals(200, joined);
+            driver.get(base + "/ui/index.html#/t/" + id);
+            // a round is paired when the last is complete: while the league runs, one is always in play
+            Await.until(
+                    WITHIN,
+                    "the round in play",
+                    () -> read("#league-round").getOrDefault("text", "").contains("in progress"),
+                    () -> read("#league-round") + " " + read("#tournament-state"));
+            String changes = read("#league-changes").getOrDefault("text", "");
+            assertTrue(changes.contains(": fake-c joins"), changes);
+        } finally {
+            admin.cancel(id, "the test is over");
+        }
+    }
+
+    @Test
     void theClusterPageShowsTheRefereeAndItsWorker() throws Exception {
         driver.get(base + "/ui/index.html#/cluster");
         // The referee names a worker once its first status probe has been answered; until then the row

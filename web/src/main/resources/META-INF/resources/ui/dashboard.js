@@ -126,7 +126,11 @@
       (l.history || []).forEach(function (h) {
         history[h.engine] = (h.points || []).map(function (p) { return { round: num(p.round), elo: num(p.elo), error: num(p.error) }; });
       });
-      out.league = { rounds: num(l.rounds), history: history, changes: changes, paired: num(state.leagueRounds),
+      // rounds done: those paired, less the last while its games are in play (the standings' rounds are
+      // the rounds paired too)
+      var paired = num(state.leagueRounds);
+      var playing = lower(state.status, 'STATUS_') === 'running' && num(state.finishedGames) < num(state.plannedGames);
+      out.league = { rounds: playing ? paired - 1 : paired, history: history, changes: changes, paired: paired,
         ratings: (l.ratings || []).map(function (r) {
           // no rating (absent) while the engine has no game; otherwise an absent one is 0
           return { engine: r.engine, elo: num(r.games) ? num(r.elo) : null, error: num(r.games) ? num(r.error) : null,
