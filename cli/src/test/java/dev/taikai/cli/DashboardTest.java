@@ -319,6 +319,95 @@ class DashboardTest {
     }
 
     @Test
+    void aRunningTournamentsRefreshKeepsTheViewerAndFetchesOnlyNewRecords() throws Exception {
+        String id = submit(
+                "long.yaml",
+                String.join(
+                        "\n",
+                        "name: long",
+                        "variant: minishogi",
+                        "games: 200",
+                        "time-control: nodes 1",
+                        "adjudication: {move-limit: 40}",
+                        "catalog: fakes.yaml",
+                        "engines: [fake-a, fake-b]",
+                        ""));
+        try {
+            ClusterProbe.await(
+                    "a game of the match ends", WITHIN, () -> admin.state(id).getFinishedGames() >= 1);
+            driver.get(base + "/ui/index.html#/t/" + id);
+            // the requests from now on (the page may have lived through other tests' pages)
+            driver.executeScript(
+                    "performance.setResourceTimingBufferSize(100000); performance.clearResourceTimings();");
+            Await.until(WITHIN, "a game's row", () -> click("#games tr[data-game]"), () -> read("#main"));
+            Await.until(WITHIN, "the viewer", () -> click("#viewer-next"), () -> read("#viewer"));
+            click("#viewer-next");
+            click("#viewer-next");
+            assertEquals("3", read("#viewer-board").get("data-ply"));
+            driver.executeScript("document.getElementById('viewer-next').focus();"
+                    + " window.drawnBefore = document.getElementById('tournament-state');");
+            // the page draws itself again every 5 s while the match runs
+            Await.until(
+                    WITHIN,
+                    "the page is drawn again",
+                    () -> Boolean.TRUE.equals(driver.executeScript("return !document.body.contains(window.drawnBefore)"
+                            + " && !!document.getElementById('tournament-state');")),
+                    () -> read("#tournament-state"));
+            assertEquals("3", read("#viewer-board").get("data-ply"), "the viewer stays at the ply it was stepped to");
+            assertEquals(
+                    true,
+                    driver.executeScript("return document.getElementById('viewer').contains(document.activeElement);"),
+                    "the focus stays in the viewer");
+            // the redraw asks only for the records after those it has
+            Object offsets = driver.executeScript("return performance.getEntriesByType('resource')"
+                    + ".map(function (e) { return e.name; })"
+                    + ".filter(function (n) { return n.indexOf('/games?offset=') >= 0; })"
+                    + ".map(function (n) { return Number(/offset=(\\d+)/.exec(n)[1]); });");
+            List<?> asked = (List<?>) offsets;
+            assertFalse(asked.isEmpty(), "records asked for: " + asked);
+            assertTrue(((Number) asked.get(asked.size() - 1)).longValue() > 0, "from offset 0 again: " + asked);
+
+            // an answer for a page left already is not drawn over the next: the tournament's are still
+            // under way when the live page is opened
+            driver.get(base + "/ui/index.html#/cluster");
+            Await.until(
+                    WITHIN,
+                    "the cluster page",
+                    () -> !driver.findElements(By.id("cluster")).isEmpty());
+            driver.executeScript(
+                    "window.parsed = [];"
+                            + " var json = Response.prototype.json;"
+                            + " Response.prototype.json = function () {"
+                            + "   var url = this.url;"
+                            + "   return json.call(this).then(function (v) { window.parsed.push(url); return v; });"
+                            + " };"
+                            + " window.addEventListener('hashchange', function away() {"
+                            + "   window.removeEventListener('hashchange', away);"
+                            + "   location.hash = '#/live';"
+                            + " });"
+                            + " location.hash = '#/t/' + arguments[0];",
+                    id);
+            Await.until(
+                    WITHIN,
+                    "the tournament's answers are in",
+                    () -> Boolean.TRUE.equals(driver.executeScript(
+                            "var p = window.parsed; var id = arguments[0];"
+                                    + " return p.some(function (u) { return u.endsWith('/api/tournaments/' + id); })"
+                                    + " && p.some(function (u) { return u.endsWith('/standings'); })"
+                                    + " && p.some(function (u) { return u.indexOf('/games?offset=') >= 0; });",
+                            id)),
+                    () -> String.valueOf(driver.executeScript("return window.parsed;")));
+            // each answer's handlers have run once a task has come after it
+            driver.executeAsyncScript("setTimeout(arguments[arguments.length - 1], 0);");
+            assertEquals("#/live", driver.executeScript("return location.hash;"));
+            assertFalse(driver.findElements(By.id("live")).isEmpty(), "the live page: " + read("#main"));
+            assertTrue(driver.findElements(By.id("tournament")).isEmpty(), "not the tournament: " + read("#main"));
+        } finally {
+            admin.cancel(id, "the test is over");
+        }
+    }
+
+    @Test
     void logOutEndsTheSessionOnTheScheduler() throws Exception {
         driver.get(base + "/ui/index.html#/");
         Await.until(

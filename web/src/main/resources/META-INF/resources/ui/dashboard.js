@@ -183,6 +183,14 @@
     out.standings.forEach(function (r, i) { r.rank = i + 1; });
   }
 
+  var generation = 0;
+
+  /** A test of whether the page is still the one routed now: an answer for an earlier one is not drawn. */
+  function routed() {
+    var mine = generation;
+    return function () { return mine === generation; };
+  }
+
   function stop() {
     if (refresh) clearInterval(refresh);
     refresh = null;
@@ -191,7 +199,9 @@
   }
 
   function tournaments() {
+    var mine = routed();
     api('/api/tournaments').then(function (list) {
+      if (!mine()) return;
       main.innerHTML = '';
       var s = views.section(main, 'Tournaments and leagues', 'tournaments');
       var t = el('table');
@@ -211,57 +221,93 @@
         t.appendChild(tr);
       });
       s.appendChild(t);
-    }).catch(show);
+    }).catch(function (error) { if (mine()) show(error); });
   }
 
-  /** All of a tournament's records, a page at a time. */
-  function allRecords(id, records) {
-    return api('/api/tournaments/' + encodeURIComponent(id) + '/games?offset=' + records.length + '&limit=1000').then(function (page) {
-      records = records.concat(page.records || []);
-      return records.length < num(page.total) && (page.records || []).length ? allRecords(id, records) : records;
-    });
-  }
-
+  /**
+   * A tournament's page, drawn again every five seconds while it runs: the records fetched are kept and
+   * only those after them asked for, and the viewer (the game shown, its ply, the focus) stays as it is:
+   * a record does not change once it is in.
+   */
   function tournament(id) {
-    var viewing = null;
+    var mine = routed();
+    var path = '/api/tournaments/' + encodeURIComponent(id);
+    var records = [];
+    var busy = false;
+    var page = null;
+    var variant = '';
+    function more() {
+      return api(path + '/games?offset=' + records.length + '&limit=1000').then(function (answer) {
+        var got = answer.records || [];
+        if (num(answer.total) < records.length) {
+          records = []; // fewer than were fetched (a rebuilt scheduler): all again
+          return more();
+        }
+        records = records.concat(got);
+        return records.length < num(answer.total) && got.length ? more() : records;
+      });
+    }
+    function open(g) {
+      views.viewer(page.viewer, g, variant, [
+        { href: path + '/games/' + encodeURIComponent(g.id) + '/kif', text: 'KIF' },
+        { href: path + '/games?limit=1000', text: 'records (JSON)' },
+        { href: path + '/games/' + encodeURIComponent(g.id) + '/log', text: 'engine log' }
+      ]);
+      page.viewer.scrollIntoView();
+    }
+    /** Puts a new part in the place of {@code old}, drawn by {@code fill} once it is in the page. */
+    function replace(old, fill) {
+      var fresh = el('div');
+      main.replaceChild(fresh, old);
+      fill(fresh);
+      return fresh;
+    }
     function draw() {
-      Promise.all([
-        api('/api/tournaments/' + encodeURIComponent(id)),
-        api('/api/tournaments/' + encodeURIComponent(id) + '/standings'),
-        allRecords(id, [])
-      ]).then(function (answers) {
+      if (busy) return; // the last one is still under way: it keeps the records in order
+      busy = true;
+      Promise.all([api(path), api(path + '/standings'), more()]).then(function (answers) {
+        busy = false;
+        if (!mine()) return;
         var state = answers[0];
         var data = results(state, answers[1], answers[2]);
+        variant = data.tournament.variant;
         var scroll = window.scrollY;
-        main.innerHTML = '';
-        var head = views.section(main, data.tournament.name, 'tournament');
-        head.appendChild(el('p', { class: 'muted', id: 'tournament-state' }, data.tournament.variant + ', ' + data.tournament.format + ', ' +
-          lower(state.status, 'STATUS_') + ': ' + num(state.finishedGames) + ' of ' + num(state.plannedGames) + ' games' +
-          (state.statusDetail ? ' (' + state.statusDetail + ')' : '')));
-        views.standings(main, data);
-        views.match(main, data, data.llr_path);
-        views.league(main, data);
-        views.terminations(main, data);
-        views.crosstable(main, data);
-        var viewer = views.section(main, 'Game', 'viewer');
-        viewer.setAttribute('tabindex', '0');
-        function open(g) {
-          viewing = g.id;
-          views.viewer(viewer, g, data.tournament.variant, [
-            { href: '/api/tournaments/' + encodeURIComponent(id) + '/games/' + encodeURIComponent(g.id) + '/kif', text: 'KIF' },
-            { href: '/api/tournaments/' + encodeURIComponent(id) + '/games?limit=1000', text: 'records (JSON)' },
-            { href: '/api/tournaments/' + encodeURIComponent(id) + '/games/' + encodeURIComponent(g.id) + '/log', text: 'engine log' }
-          ]);
+        if (!page) {
+          main.innerHTML = '';
+          page = { head: el('div'), top: el('div'), games: el('div'), shown: -1 };
+          main.appendChild(page.head);
+          main.appendChild(page.top);
+          page.viewer = views.section(main, 'Game', 'viewer');
+          page.viewer.setAttribute('tabindex', '0');
+          page.viewer.appendChild(el('p', { class: 'muted' }, 'Choose a game below.'));
+          main.appendChild(page.games);
         }
-        views.games(main, data, function (g) { open(g); viewer.scrollIntoView(); });
-        var again = viewing && data.games.filter(function (g) { return g.id === viewing; })[0];
-        if (again) open(again); else viewer.appendChild(el('p', { class: 'muted' }, 'Choose a game below.'));
+        page.head = replace(page.head, function (part) {
+          var head = views.section(part, data.tournament.name, 'tournament');
+          head.appendChild(el('p', { class: 'muted', id: 'tournament-state' }, data.tournament.variant + ', ' +
+            data.tournament.format + ', ' + lower(state.status, 'STATUS_') + ': ' + num(state.finishedGames) + ' of ' +
+            num(state.plannedGames) + ' games' + (state.statusDetail ? ' (' + state.statusDetail + ')' : '')));
+        });
+        page.top = replace(page.top, function (part) {
+          views.standings(part, data);
+          views.match(part, data, data.llr_path);
+          views.league(part, data);
+          views.terminations(part, data);
+          views.crosstable(part, data);
+        });
+        if (data.games.length !== page.shown) {
+          page.games = replace(page.games, function (part) { views.games(part, data, open); });
+          page.shown = data.games.length;
+        }
         window.scrollTo(0, scroll);
         if (lower(state.status, 'STATUS_') !== 'running' && refresh) {
           clearInterval(refresh);
           refresh = null;
         }
-      }).catch(show);
+      }).catch(function (error) {
+        busy = false;
+        if (mine()) show(error);
+      });
     }
     draw();
     refresh = setInterval(draw, 5000);
@@ -334,8 +380,10 @@
   }
 
   function cluster() {
+    var mine = routed();
     function draw() {
       api('/api/cluster').then(function (answer) {
+        if (!mine()) return;
         main.innerHTML = '';
         var s = views.section(main, 'Referees and engine workers', 'cluster');
         var t = el('table');
@@ -360,7 +408,7 @@
         var l = answer.live || {};
         s.appendChild(el('p', { class: 'muted' }, 'Live view: ' + l.games_in_play + ' games in play, ' + l.streams +
           ' streams open, ' + l.events + ' events, ' + l.dropped + ' dropped for slow streams.'));
-      }).catch(show);
+      }).catch(function (error) { if (mine()) show(error); });
     }
     draw();
     refresh = setInterval(draw, 5000);
@@ -372,6 +420,7 @@
   }
 
   function route() {
+    generation++;
     stop();
     var hash = location.hash || '#/';
     if (hash.indexOf('#/t/') === 0) {
