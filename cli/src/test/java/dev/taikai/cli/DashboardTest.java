@@ -435,6 +435,13 @@ class DashboardTest {
                     "the dashboard sends the logged-out browser to the login",
                     () -> driver.getCurrentUrl().contains("/ui/login.html"),
                     driver::getCurrentUrl);
+            // the live page too (its stream, refused, said it was reconnecting for ever)
+            driver.get(base + "/ui/index.html#/live");
+            Await.until(
+                    WITHIN,
+                    "the live page sends the logged-out browser to the login",
+                    () -> driver.getCurrentUrl().contains("/ui/login.html"),
+                    () -> driver.getCurrentUrl() + " " + read("#live-note"));
         } finally {
             // the other tests share the browser: a stranger again (even were the session still open), logged in
             driver.manage().deleteCookieNamed("taikai_session");

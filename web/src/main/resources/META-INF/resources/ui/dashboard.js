@@ -318,6 +318,7 @@
    * clocks, each side's last depth, score and pv), so nothing is lost when updates are merged.
    */
   function liveGames() {
+    var mine = routed();
     main.innerHTML = '';
     var s = views.section(main, 'Games in play', 'live');
     var note = el('p', { class: 'muted', id: 'live-note' }, 'Waiting for the referees…');
@@ -355,27 +356,42 @@
         if (info && info.pv) e.appendChild(el('div', { class: 'pv' }, info.pv));
       });
     }
-    stream = new EventSource('/api/live');
-    stream.addEventListener('game', function (message) {
-      var g = JSON.parse(message.data);
-      var known = games[g.game];
-      g.variant = (g.variant || '').toLowerCase();
-      g.position = Taikai.board.parse(g.sfen);
-      g.received = Date.now();
-      g.element = known ? known.element : null;
-      games[g.game] = g;
-      render(g);
-      if (g.over) {
-        setTimeout(function () {
-          if (games[g.game] === g) {
-            if (g.element) g.element.remove();
-            delete games[g.game];
+    function connect() {
+      var source = new EventSource('/api/live');
+      stream = source;
+      source.addEventListener('game', function (message) {
+        var g = JSON.parse(message.data);
+        var known = games[g.game];
+        g.variant = (g.variant || '').toLowerCase();
+        g.position = Taikai.board.parse(g.sfen);
+        g.received = Date.now();
+        g.element = known ? known.element : null;
+        games[g.game] = g;
+        render(g);
+        if (g.over) {
+          setTimeout(function () {
+            if (games[g.game] === g) {
+              if (g.element) g.element.remove();
+              delete games[g.game];
+            }
+          }, 10000);
+        }
+        note.textContent = Object.keys(games).length + ' games shown';
+      });
+      // An EventSource tells no status: a stream refused (no session, 401) is closed for good, one cut
+      // tries again by itself. The session is checked first (api() goes to the login on a 401); a closed
+      // stream with a session is opened again a little later.
+      source.onerror = function () {
+        if (!mine()) return;
+        note.textContent = 'The stream was interrupted; reconnecting…';
+        api('/api/cluster').then(function () {
+          if (mine() && stream === source && source.readyState === EventSource.CLOSED) {
+            setTimeout(function () { if (mine() && stream === source) connect(); }, 5000);
           }
-        }, 10000);
-      }
-      note.textContent = Object.keys(games).length + ' games shown';
-    });
-    stream.onerror = function () { note.textContent = 'The stream was interrupted; reconnecting…'; };
+        }).catch(function (error) { if (mine()) show(error); });
+      };
+    }
+    connect();
     refresh = setInterval(function () { Object.keys(games).forEach(function (id) { render(games[id]); }); }, 1000);
   }
 
