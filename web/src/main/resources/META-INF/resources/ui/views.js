@@ -335,7 +335,7 @@ Taikai.report = function (data) {
   var header = document.getElementById('header');
   header.appendChild(Taikai.views.el('h1', {}, t.name));
   header.appendChild(Taikai.views.el('div', { class: 'sub' }, t.variant + ', ' + t.format + ', ' + (results.games || []).length +
-    ' games; written ' + data.written + (data.finished ? '' : ' (the run goes on: reload for more)')));
+    ' games; written ' + data.written + (data.finished ? '' : ' while the run went on (an interrupted run stays so; reload for a later one while it runs)')));
   var main = document.getElementById('main');
   Taikai.views.standings(main, results);
   Taikai.views.match(main, results, data.llr_path);
