@@ -67,9 +67,7 @@ final class RunCommand implements Callable<Integer> {
         }
         boolean verbose = args.contains("--verbose");
         boolean strict = args.contains("--strict");
-        List<String> given = args.stream()
-                .filter(arg -> !arg.equals("--verbose") && !arg.equals("--strict"))
-                .toList();
+        List<String> given = withoutSwitches(args);
         if (given.isEmpty()) {
             throw new ExitCodes.UsageException("run needs a tournament file or flags (./taikai run --help)");
         }
@@ -86,9 +84,7 @@ final class RunCommand implements Callable<Integer> {
                 // a run started with --strict or --verbose is resumed so
                 verbose |= kept.contains("--verbose");
                 strict |= kept.contains("--strict");
-                given = kept.stream()
-                        .filter(arg -> !arg.equals("--verbose") && !arg.equals("--strict"))
-                        .toList();
+                given = withoutSwitches(kept);
             }
             plan = given.get(0).startsWith("-")
                     ? CutechessArguments.parse(given)
@@ -112,6 +108,12 @@ final class RunCommand implements Callable<Integer> {
         } catch (ConfigException e) {
             throw new ExitCodes.UsageException(e.getMessage());
         }
+    }
+
+    private static List<String> withoutSwitches(List<String> args) {
+        return args.stream()
+                .filter(arg -> !arg.equals("--verbose") && !arg.equals("--strict"))
+                .toList();
     }
 
     /** The arguments kept for --resume: {@code given} and the switches, which the resumed run takes too. */

@@ -137,6 +137,14 @@ public final class Schedule {
         return (gamesPerPairing + 1) / 2;
     }
 
+    /**
+     * The opening number of game {@code game} (1-based) of the pairing {@code pairingIndex} (0-based) of a
+     * block of pairings that begins at opening {@code first}, each of {@code pairsPerPairing} pairs.
+     */
+    public static int openingPair(int first, int pairingIndex, int pairsPerPairing, int game) {
+        return first + pairingIndex * pairsPerPairing + (game - 1) / 2;
+    }
+
     /** The assignment of game {@code game} of pairing {@code pairing} in round {@code round}. */
     private static GameAssignment assignment(
             TournamentSpec spec,

@@ -121,23 +121,18 @@ final class RunRecords implements AutoCloseable {
         Path settingsFile = dir.resolve("tournament.txt");
         Path journalFile = dir.resolve("games.jsonl");
         RunSettings settings = RunSettings.of(plan);
-        if (Files.exists(settingsFile)) {
-            String existing = Files.readString(settingsFile, StandardCharsets.UTF_8);
-            if (!existing.equals(settings.text())) {
-                Optional<RunSettings> earlier = RunSettings.parse(existing);
-                int played = gamesWithMoves(journalFile);
-                if (played > 0) {
-                    throw new ConfigException(differentTournament(dir, played, earlier, settings, command));
-                }
-                startAfresh(dir, journalFile); // nothing was played there: the folder is free
+        String existing = Files.exists(settingsFile) ? Files.readString(settingsFile, StandardCharsets.UTF_8) : null;
+        if (existing != null && !existing.equals(settings.text())) {
+            Optional<RunSettings> earlier = RunSettings.parse(existing);
+            int played = gamesWithMoves(journalFile);
+            if (played > 0) {
+                throw new ConfigException(differentTournament(dir, played, earlier, settings, command));
             }
+            startAfresh(dir, journalFile); // nothing was played there: the folder is free
         }
-        if (!Files.exists(settingsFile)
-                || !Files.readString(settingsFile, StandardCharsets.UTF_8).equals(settings.text())) {
+        if (!settings.text().equals(existing)) {
             // whole or not at all: a settings file cut short by a kill would refuse the folder for good
-            Path temporary = dir.resolve("tournament.txt.tmp");
-            Files.writeString(temporary, settings.text(), StandardCharsets.UTF_8);
-            Files.move(temporary, settingsFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            writeWhole(settingsFile, settings.text());
         }
         RunRecords records = new RunRecords(
                 plan,
@@ -295,16 +290,16 @@ final class RunRecords implements AutoCloseable {
             String text = Kif.write(record, plan.spec().name());
             if (!Files.exists(kif)
                     || !Files.readString(kif, StandardCharsets.UTF_8).equals(text)) {
-                writeKif(kif, text);
+                writeWhole(kif, text);
             }
         }
     }
 
-    /** Writes a KIF whole or not at all (a temporary file moved into place). */
-    private static void writeKif(Path kif, String text) throws IOException {
-        Path temporary = kif.resolveSibling(kif.getFileName() + ".tmp");
+    /** Writes {@code file} whole or not at all (a temporary file beside it, moved into place). */
+    private static void writeWhole(Path file, String text) throws IOException {
+        Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
         Files.writeString(temporary, text, StandardCharsets.UTF_8);
-        Files.move(temporary, kif, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     List<GameRecord> resumedGames() {
@@ -326,7 +321,7 @@ final class RunRecords implements AutoCloseable {
         journal.write(java.nio.ByteBuffer.wrap(line));
         journal.force(false);
         String kifText = Kif.write(record, plan.spec().name());
-        writeKif(dir.resolve("games").resolve(record.id() + ".kif"), kifText);
+        writeWhole(dir.resolve("games").resolve(record.id() + ".kif"), kifText);
         appendResult(game, standings);
         appendToArchives(kifText + "\n", sfenLine(record) + "\n");
         if (System.nanoTime() - reportWrittenNanos >= Math.max(REPORT_EVERY_NANOS, 20 * reportTookNanos)) {
@@ -416,21 +411,17 @@ final class RunRecords implements AutoCloseable {
      */
     private void writeReport(Standings standings, boolean finished) throws IOException {
         long began = System.nanoTime();
-        Path report = dir.resolve(REPORT);
-        Path temporary = dir.resolve(REPORT + ".tmp");
         List<String> match = plan.spec().entrants().size() == 2
                 ? plan.spec().entrants().stream().map(e -> e.name()).toList()
                 : List.of();
-        Files.writeString(
-                temporary,
+        writeWhole(
+                dir.resolve(REPORT),
                 ReportPage.render(
                         Files.readString(dir.resolve("results.json"), StandardCharsets.UTF_8),
                         standings,
                         plan.spec().sprt(),
                         match,
-                        finished),
-                StandardCharsets.UTF_8);
-        Files.move(temporary, report, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                        finished));
         reportWrittenNanos = System.nanoTime();
         reportTookNanos = reportWrittenNanos - began;
     }

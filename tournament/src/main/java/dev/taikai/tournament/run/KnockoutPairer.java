@@ -197,7 +197,7 @@ final class KnockoutPairer implements Pairer {
         int perMatch = Schedule.pairsOf(spec.gamesPerPairing());
         int pair = (g - 1) / 2;
         return pair < perMatch
-                ? start + (match.number - 1) * perMatch + pair
+                ? Schedule.openingPair(start, match.number - 1, perMatch, g)
                 : start + matches * perMatch + (pair - perMatch) * matches + (match.number - 1);
     }
 

@@ -169,7 +169,7 @@ final class LeaguePairer implements Pairer {
         int perPairing = Schedule.pairsOf(league.settings().gamesPerPairing());
         int pairings = 0;
         for (League.Game game : league.nextRound()) {
-            int openingPair = pairsOpened + (game.pairing() - 1) * perPairing + (game.game() - 1) / 2;
+            int openingPair = Schedule.openingPair(pairsOpened, game.pairing() - 1, perPairing, game.game());
             games.add(Schedule.leagueGame(
                     spec, game, entrants.get(game.sente()), entrants.get(game.gote()), openingPair));
             pairings = Math.max(pairings, game.pairing());

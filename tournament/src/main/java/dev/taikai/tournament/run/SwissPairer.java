@@ -95,7 +95,7 @@ final class SwissPairer implements Pairer {
                 String s = g % 2 == 1 ? first : second;
                 String o = g % 2 == 1 ? second : first;
                 sente.merge(s, 1, Integer::sum);
-                int openingPair = pairsOpened + p * Schedule.pairsOf(spec.gamesPerPairing()) + (g - 1) / 2;
+                int openingPair = Schedule.openingPair(pairsOpened, p, Schedule.pairsOf(spec.gamesPerPairing()), g);
                 games.add(Schedule.roundGame(spec, round, p + 1, g, spec.entrant(s), spec.entrant(o), openingPair));
             }
         }
