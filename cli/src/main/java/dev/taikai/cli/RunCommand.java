@@ -38,7 +38,7 @@ import picocli.CommandLine.Unmatched;
             "Every finished game is recorded at once (results.json, games/*.kif, all-games.kif, all-games.sfen, taikai.log, report.html) in the records folder:"
                     + " -out DIR (or the file's output:), else a new folder results/<name>-<date>-<time> for every run."
                     + " './taikai run --resume DIR' resumes an interrupted run, as does the same command with -out DIR. Exit codes: 0 finished (or SPRT concluded),"
-                    + " 1 stopped by an engine that cannot be used, 2 bad tournament, 130 interrupted (143 by SIGTERM).",
+                    + " 1 stopped by an engine that cannot be used or records that cannot be written, 2 bad tournament, 130 interrupted (143 by SIGTERM).",
             "-log keeps every line to and from the engines, a compressed file a game (logs/<id>.log.gz); a game in"
                     + " which an engine failed keeps its standard error there in any case.",
             "Progress: a line as each game starts and as it ends (an SPRT run's with its LLR and bounds);"

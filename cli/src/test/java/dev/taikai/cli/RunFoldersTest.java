@@ -228,6 +228,67 @@ class RunFoldersTest {
         assertTrue(resumed.err().contains("option 'Bogus' is not an option"), resumed.err());
     }
 
+    /**
+     * A records file that cannot be written (here the games folder taken away under the run; a full disk
+     * alike) used to end in Java's exception text, exit 1, with no file named and no way on: now the run
+     * stops with the file and why, and resumes once that is mended, every game counted once.
+     */
+    @Test
+    void recordsThatCannotBeWrittenStopTheRunWithTheFileAndAWayOn(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("records");
+        List<String> args = new ArrayList<>(List.of("run", "-variant", "minishogi", "-out", out.toString()));
+        for (String name : List.of("a", "b")) {
+            List<String> fake = dev.taikai.testkit.FakeEngines.command("--think-ms", "10");
+            args.addAll(List.of("-engine", "name=" + name, "cmd=" + fake.get(0)));
+            fake.subList(1, fake.size()).forEach(word -> args.add("arg=" + word));
+        }
+        args.addAll(List.of("-each", "nodes=20", "-rounds", "10", "-games", "2", "-maxmoves", "6"));
+        java.util.concurrent.CompletableFuture<CliRun> running =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> CliRun.of(args.toArray(String[]::new)));
+        Path journal = out.resolve("games.jsonl");
+        dev.taikai.testkit.Await.until(Duration.ofSeconds(120), "a game in the journal", () -> {
+            try {
+                return Files.exists(journal) && Files.readString(journal).contains("\n");
+            } catch (java.io.IOException e) {
+                return false;
+            }
+        });
+        Files.move(out.resolve("games"), dir.resolve("games-away"));
+        Files.writeString(out.resolve("games"), "not a folder");
+
+        CliRun stopped = running.get(120, TimeUnit.SECONDS);
+        assertEquals(1, stopped.exitCode(), stopped.err());
+        List<String> said = stopped.err().lines().toList();
+        assertTrue(
+                said.get(said.size() - 2).startsWith("stopped: cannot write " + out.resolve("games") + "/")
+                        && said.get(said.size() - 2).endsWith("; the games recorded before are kept"),
+                stopped.err());
+        assertTrue(
+                said.get(said.size() - 1).startsWith("once that is mended, resume with ./taikai run --resume "),
+                stopped.err());
+        assertFalse(stopped.err().contains("Exception"), stopped.err());
+        long recorded = Files.readString(journal).lines().count();
+        assertTrue(recorded >= 1 && recorded < 20, recorded + " games in the journal");
+
+        Files.delete(out.resolve("games"));
+        Files.move(dir.resolve("games-away"), out.resolve("games"));
+        CliRun resumed = CliRun.of("run", "--resume", out.toString());
+        assertEquals(0, resumed.exitCode(), resumed.err());
+        JsonNode games = new ObjectMapper()
+                .readTree(out.resolve("results.json").toFile())
+                .get("games");
+        assertEquals(20, games.size(), "every game once");
+        assertEquals(
+                20,
+                java.util.stream.StreamSupport.stream(games.spliterator(), false)
+                        .map(g -> g.get("id").asText())
+                        .distinct()
+                        .count());
+        try (Stream<Path> kifs = Files.list(out.resolve("games"))) {
+            assertEquals(20, kifs.filter(f -> f.toString().endsWith(".kif")).count(), "a KIF a game");
+        }
+    }
+
     @Test
     void anOutputThatIsAFileIsOneLine(@TempDir Path dir) throws Exception {
         Path file = Files.writeString(dir.resolve("taken"), "mine");

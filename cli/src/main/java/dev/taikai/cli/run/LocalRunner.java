@@ -23,6 +23,7 @@ import dev.taikai.tournament.stats.Sprt;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -119,9 +120,23 @@ public final class LocalRunner {
         }
         TournamentRun run = plan.newRun();
         currentRun = run;
+        try {
+            return run(run);
+        } catch (RunRecords.NotWritten e) {
+            say("stopped: " + e.getMessage() + "; the games recorded before are kept");
+            if (invocation != null) {
+                say("once that is mended, resume with " + Invocation.resumeCommand(plan.output()));
+            }
+            return Ending.ABORTED;
+        }
+    }
+
+    private Ending run(TournamentRun run) throws IOException, ConfigException {
+        TournamentSpec spec = plan.spec();
         try (RunRecords records = RunRecords.open(plan, run, invocation)) {
             if (invocation != null) {
-                invocation.writeTo(records.directory());
+                Path command = records.directory().resolve(Invocation.FILE);
+                RunRecords.writing(command, () -> invocation.writeTo(records.directory()));
             }
             records.warnings().forEach(w -> say("warning: " + w));
             run.retryStarts()
@@ -304,6 +319,8 @@ public final class LocalRunner {
                     run.notifyAll();
                 }
             }
+        } catch (RunRecords.NotWritten e) {
+            abort(run, e.getMessage()); // run() says it: the records' failure, not the run's
         } catch (IOException | RuntimeException e) {
             abort(run, "cannot go on: " + e);
         } catch (InterruptedException e) {

@@ -44,6 +44,8 @@ final class RunRecords implements AutoCloseable {
     static final String KIF_ARCHIVE = "all-games.kif";
     /** Every game on one line: start SFEN and USI moves. */
     static final String SFEN_ARCHIVE = "all-games.sfen";
+    /** The journal: a finished game a line, the source of truth for resuming. */
+    static final String JOURNAL = "games.jsonl";
     /** The run's results as a page that opens from disk ({@link ReportPage}). */
     static final String REPORT = "report.html";
     /**
@@ -76,6 +78,44 @@ final class RunRecords implements AutoCloseable {
     private long reportTookNanos;
     /** The SPRT's verdict over the pairs counted when results.json was last written, null before. */
     private Sprt.Verdict sprtVerdict;
+    /** The first write that failed: nothing more is written after it (every later write throws it again). */
+    private NotWritten failed;
+
+    /**
+     * A file of the records that could not be written (a full disk, a folder removed under the run): its
+     * message names the file and why, in words. The journal keeps every game recorded before it, so the run
+     * can be resumed once that is mended.
+     */
+    static final class NotWritten extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        NotWritten(Path file, IOException cause) {
+            super("cannot write " + file + ": " + why(file, cause), cause);
+        }
+
+        private static String why(Path file, IOException e) {
+            if (e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null) {
+                return fs.getReason(); // the message would name the file a second time
+            }
+            return dev.taikai.enginehost.catalog.FileProblem.of(file, e);
+        }
+    }
+
+    /** One step that writes {@code file}. */
+    interface Writing {
+        void run() throws IOException;
+    }
+
+    /** Runs {@code step}, which writes {@code file}; its failure as a {@link NotWritten} naming the file. */
+    static void writing(Path file, Writing step) throws NotWritten {
+        try {
+            step.run();
+        } catch (NotWritten e) {
+            throw e;
+        } catch (IOException e) {
+            throw new NotWritten(file, e);
+        }
+    }
 
     private RunRecords(
             RunPlan plan, TournamentRun run, Path dir, FolderLock lock, FileChannel journal, RandomAccessFile results) {
@@ -119,7 +159,7 @@ final class RunRecords implements AutoCloseable {
     private static RunRecords open(RunPlan plan, TournamentRun run, Path dir, FolderLock lock, Invocation command)
             throws IOException, ConfigException {
         Path settingsFile = dir.resolve("tournament.txt");
-        Path journalFile = dir.resolve("games.jsonl");
+        Path journalFile = dir.resolve(JOURNAL);
         RunSettings settings = RunSettings.of(plan);
         String existing = Files.exists(settingsFile) ? Files.readString(settingsFile, StandardCharsets.UTF_8) : null;
         if (existing != null && !existing.equals(settings.text())) {
@@ -132,7 +172,7 @@ final class RunRecords implements AutoCloseable {
         }
         if (!settings.text().equals(existing)) {
             // whole or not at all: a settings file cut short by a kill would refuse the folder for good
-            writeWhole(settingsFile, settings.text());
+            writing(settingsFile, () -> writeWhole(settingsFile, settings.text()));
         }
         RunRecords records = new RunRecords(
                 plan,
@@ -142,11 +182,16 @@ final class RunRecords implements AutoCloseable {
                 FileChannel.open(
                         journalFile, StandardOpenOption.CREATE, StandardOpenOption.WRITE, StandardOpenOption.READ),
                 new RandomAccessFile(dir.resolve("results.json").toFile(), "rw"));
-        records.readJournal(journalFile);
-        records.restoreGameFiles();
-        records.rewriteResults(null);
-        records.rewriteArchives(records.resumed);
-        records.writeReport(null, false);
+        try {
+            records.readJournal(journalFile);
+            records.restoreGameFiles();
+            records.rewriteResults(null);
+            records.rewriteArchives(records.resumed);
+            records.writeReport(null, false);
+        } catch (IOException | RuntimeException e) {
+            records.closeFiles();
+            throw e;
+        }
         return records;
     }
 
@@ -290,7 +335,7 @@ final class RunRecords implements AutoCloseable {
             String text = Kif.write(record, plan.spec().name());
             if (!Files.exists(kif)
                     || !Files.readString(kif, StandardCharsets.UTF_8).equals(text)) {
-                writeWhole(kif, text);
+                writing(kif, () -> writeWhole(kif, text));
             }
         }
     }
@@ -314,34 +359,78 @@ final class RunRecords implements AutoCloseable {
         return dir;
     }
 
-    /** Records a finished game everywhere; the journal line is on disk before this returns. */
-    synchronized void write(GameRecord record, Standings standings) throws IOException {
-        ObjectNode game = GameJson.write(record, mapper);
-        byte[] line = (mapper.writeValueAsString(game) + "\n").getBytes(StandardCharsets.UTF_8);
-        journal.write(java.nio.ByteBuffer.wrap(line));
-        journal.force(false);
-        String kifText = Kif.write(record, plan.spec().name());
-        writeWhole(dir.resolve("games").resolve(record.id() + ".kif"), kifText);
-        appendResult(game, standings);
-        appendToArchives(kifText + "\n", sfenLine(record) + "\n");
-        if (System.nanoTime() - reportWrittenNanos >= Math.max(REPORT_EVERY_NANOS, 20 * reportTookNanos)) {
-            writeReport(standings, false);
+    /**
+     * Records a finished game everywhere; the journal line is on disk before this returns. A failure is a
+     * {@link NotWritten}, after which nothing more is written: a journal line cut short is taken back.
+     */
+    synchronized void write(GameRecord record, Standings standings) throws NotWritten {
+        if (failed != null) {
+            throw failed;
         }
-        Files.writeString(
-                dir.resolve("taikai.log"),
-                logLine(record),
-                StandardCharsets.UTF_8,
-                StandardOpenOption.CREATE,
-                StandardOpenOption.APPEND);
+        try {
+            ObjectNode game = GameJson.write(record, mapper);
+            byte[] line = (mapper.writeValueAsString(game) + "\n").getBytes(StandardCharsets.UTF_8);
+            writing(dir.resolve(JOURNAL), () -> appendToJournal(line));
+            String kifText = Kif.write(record, plan.spec().name());
+            Path kif = dir.resolve("games").resolve(record.id() + ".kif");
+            writing(kif, () -> writeWhole(kif, kifText));
+            writing(dir.resolve("results.json"), () -> appendResult(game, standings));
+            appendToArchives(kifText + "\n", sfenLine(record) + "\n");
+            if (System.nanoTime() - reportWrittenNanos >= Math.max(REPORT_EVERY_NANOS, 20 * reportTookNanos)) {
+                writeReport(standings, false);
+            }
+            Path log = dir.resolve("taikai.log");
+            writing(
+                    log,
+                    () -> Files.writeString(
+                            log,
+                            logLine(record),
+                            StandardCharsets.UTF_8,
+                            StandardOpenOption.CREATE,
+                            StandardOpenOption.APPEND));
+        } catch (NotWritten e) {
+            failed = e;
+            throw e;
+        } catch (IOException e) { // the JSON of a game: not a file's failure
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** Appends {@code line} to the journal and forces it to disk; a line that failed half-way is taken back. */
+    private void appendToJournal(byte[] line) throws IOException {
+        long end = journal.position();
+        try {
+            journal.write(java.nio.ByteBuffer.wrap(line));
+            journal.force(false);
+        } catch (IOException e) {
+            try {
+                journal.truncate(end);
+                journal.position(end);
+            } catch (IOException alsoFailed) {
+                e.addSuppressed(alsoFailed); // a resume cuts off a torn last line in any case
+            }
+            throw e;
+        }
     }
 
     /** Writes a game's compressed engine log ({@link EngineLogs}) as {@code logs/<id>.log.gz}. */
-    synchronized void writeEngineLog(String gameId, byte[] gzipped) throws IOException {
-        Path logs = Files.createDirectories(dir.resolve("logs"));
+    synchronized void writeEngineLog(String gameId, byte[] gzipped) throws NotWritten {
+        if (failed != null) {
+            throw failed;
+        }
+        Path logs = dir.resolve("logs");
         Path log = logs.resolve(gameId + ".log.gz");
-        Path temporary = logs.resolve(gameId + ".log.gz.tmp");
-        Files.write(temporary, gzipped);
-        Files.move(temporary, log, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        try {
+            writing(log, () -> {
+                Files.createDirectories(logs);
+                Path temporary = logs.resolve(gameId + ".log.gz.tmp");
+                Files.write(temporary, gzipped);
+                Files.move(temporary, log, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            });
+        } catch (NotWritten e) {
+            failed = e;
+            throw e;
+        }
     }
 
     private static String logLine(GameRecord record) {
@@ -373,7 +462,11 @@ final class RunRecords implements AutoCloseable {
     }
 
     /** Writes results.json from scratch (at the start, from the journal, and at the end). */
-    synchronized void rewriteResults(Standings standings) throws IOException {
+    synchronized void rewriteResults(Standings standings) throws NotWritten {
+        writing(dir.resolve("results.json"), () -> rewriteResultsFile(standings));
+    }
+
+    private void rewriteResultsFile(Standings standings) throws IOException {
         StringBuilder head = new StringBuilder("{\"tournament\":")
                 .append(mapper.writeValueAsString(tournament()))
                 .append(",\n\"games\":[");
@@ -397,7 +490,10 @@ final class RunRecords implements AutoCloseable {
     }
 
     /** Rewrites results.json and the archives from every game counted in {@code standings}, in journal order. */
-    synchronized void finish(Standings standings) throws IOException {
+    synchronized void finish(Standings standings) throws NotWritten {
+        if (failed != null) {
+            throw failed;
+        }
         resumed.clear();
         resumed.addAll(standings.records());
         rewriteResults(standings);
@@ -409,27 +505,31 @@ final class RunRecords implements AutoCloseable {
      * Writes {@value #REPORT} from results.json as it is now, whole or not at all; {@code finished} when the
      * run has ended (the page then no longer asks to be reloaded).
      */
-    private void writeReport(Standings standings, boolean finished) throws IOException {
+    private void writeReport(Standings standings, boolean finished) throws NotWritten {
         long began = System.nanoTime();
         List<String> match = plan.spec().entrants().size() == 2
                 ? plan.spec().entrants().stream().map(e -> e.name()).toList()
                 : List.of();
-        writeWhole(
-                dir.resolve(REPORT),
-                ReportPage.render(
-                        Files.readString(dir.resolve("results.json"), StandardCharsets.UTF_8),
-                        standings,
-                        plan.spec().sprt(),
-                        match,
-                        finished));
+        Path report = dir.resolve(REPORT);
+        writing(
+                report,
+                () -> writeWhole(
+                        report,
+                        ReportPage.render(
+                                Files.readString(dir.resolve("results.json"), StandardCharsets.UTF_8),
+                                standings,
+                                plan.spec().sprt(),
+                                match,
+                                finished)));
         reportWrittenNanos = System.nanoTime();
         reportTookNanos = reportWrittenNanos - began;
     }
 
     /** The run's archives, from the journal's games: written anew (at the start and the end of a run). */
-    private void rewriteArchives(List<GameRecord> games) throws IOException {
-        Files.deleteIfExists(dir.resolve(KIF_ARCHIVE));
-        Files.deleteIfExists(dir.resolve(SFEN_ARCHIVE));
+    private void rewriteArchives(List<GameRecord> games) throws NotWritten {
+        for (String archive : List.of(KIF_ARCHIVE, SFEN_ARCHIVE)) {
+            writing(dir.resolve(archive), () -> Files.deleteIfExists(dir.resolve(archive)));
+        }
         StringBuilder kif = new StringBuilder();
         StringBuilder sfen = new StringBuilder();
         for (GameRecord record : games) {
@@ -444,14 +544,17 @@ final class RunRecords implements AutoCloseable {
      * in games/), and {@value #SFEN_ARCHIVE}, a game per line: its start SFEN and its moves in USI, then
      * after {@code #} its id, engines and result (the form of an opening-suite line).
      */
-    private void appendToArchives(String kif, String sfen) throws IOException {
+    private void appendToArchives(String kif, String sfen) throws NotWritten {
         for (var file : Map.of(KIF_ARCHIVE, kif, SFEN_ARCHIVE, sfen).entrySet()) {
-            Files.writeString(
-                    dir.resolve(file.getKey()),
-                    file.getValue(),
-                    StandardCharsets.UTF_8,
-                    StandardOpenOption.CREATE,
-                    StandardOpenOption.APPEND);
+            Path archive = dir.resolve(file.getKey());
+            writing(
+                    archive,
+                    () -> Files.writeString(
+                            archive,
+                            file.getValue(),
+                            StandardCharsets.UTF_8,
+                            StandardOpenOption.CREATE,
+                            StandardOpenOption.APPEND));
         }
     }
 
@@ -610,8 +713,14 @@ final class RunRecords implements AutoCloseable {
     @Override
     public synchronized void close() throws IOException {
         try (lock) {
+            closeFiles();
+        }
+    }
+
+    /** Closes the journal and results.json (the folder's lock is the caller's). */
+    private void closeFiles() throws IOException {
+        try (results) {
             journal.close();
-            results.close();
         }
     }
 }
