@@ -61,6 +61,11 @@ class RemoteGamesTest {
     }
 
     private static Pairing pairing(String sente, String gote, TimeControl tc) {
+        return pairing(sente, gote, tc, 40);
+    }
+
+    /** A game of {@code sente} against {@code gote} adjudicated a draw after {@code moveLimit} plies. */
+    private static Pairing pairing(String sente, String gote, TimeControl tc, int moveLimit) {
         GameAssignment game = new GameAssignment(
                 "r1-p1-g1",
                 1,
@@ -74,7 +79,7 @@ class RemoteGamesTest {
                 tc,
                 OVERRUN_MARGIN_MILLIS,
                 OVERRUN_MARGIN_MILLIS,
-                Adjudication.DEFAULT.withMoveLimit(40));
+                Adjudication.DEFAULT.withMoveLimit(moveLimit));
         return new Pairing("t-1", game, new Pairing.Engine(sente, Map.of()), new Pairing.Engine(gote, Map.of()), 0);
     }
 
@@ -191,7 +196,8 @@ class RemoteGamesTest {
     @Test
     void aLoggedGameBringsBackEveryLineOfBothEnginesFromTheWorker() throws Exception {
         RemoteGames games = new RemoteGames(sessions, 25, "ref-1");
-        Pairing plain = pairing("fake", "fake", TimeControl.byoyomi(0, 500));
+        // what the log holds does not depend on the time control or the game's length: short games suffice
+        Pairing plain = pairing("fake", "fake", TimeControl.byoyomi(0, 100), 10);
         Pairing logged = new Pairing(plain.tournamentId(), plain.game(), plain.sente(), plain.gote(), 0, true);
         RemoteGames.Played played = games.playLogged(logged, GameObserver.NONE);
         List<String> lines = gunzipped(played.logGzip());
