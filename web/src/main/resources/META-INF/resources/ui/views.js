@@ -307,8 +307,13 @@ Taikai.views = (function () {
       plies.push(i + 1);
       sente.push(i % 2 === (positions[0].senteToMove ? 0 : 1) ? value : -value);
     });
-    plot(container, 'Evaluation (centipawns, sente\'s view)', [{ label: 'score', stroke: '#1f77b4', width: 2 }],
-      [plies, sente], { axes: [{ incrs: [1, 2, 5, 10, 20, 50, 100] }, {}] });
+    if (game.move_data || !game.plies) {
+      plot(container, 'Evaluation (centipawns, sente\'s view)', [{ label: 'score', stroke: '#1f77b4', width: 2 }],
+        [plies, sente], { axes: [{ incrs: [1, 2, 5, 10, 20, 50, 100] }, {}] });
+    } else { // a long run's report keeps the evaluations of its latest games only
+      container.appendChild(el('p', { class: 'muted', id: 'viewer-no-move-data' },
+        'This page holds the evaluations and times of the latest games only; this game\'s are in results.json.'));
+    }
     if (links) {
       var p = el('p');
       links.forEach(function (link) {
@@ -335,7 +340,8 @@ Taikai.report = function (data) {
   var header = document.getElementById('header');
   header.appendChild(Taikai.views.el('h1', {}, t.name));
   header.appendChild(Taikai.views.el('div', { class: 'sub' }, t.variant + ', ' + t.format + ', ' + (results.games || []).length +
-    ' games; written ' + data.written + (data.finished ? '' : ' while the run went on (an interrupted run stays so; reload for a later one while it runs)')));
+    ' games' + ((results.games || []).length > data.games_with_move_data ? ' (evaluations and times of the latest ' +
+    data.games_with_move_data + ')' : '') + '; written ' + data.written + (data.finished ? '' : ' while the run went on (an interrupted run stays so; reload for a later one while it runs)')));
   var main = document.getElementById('main');
   Taikai.views.standings(main, results);
   Taikai.views.match(main, results, data.llr_path);

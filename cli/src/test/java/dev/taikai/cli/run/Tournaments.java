@@ -122,4 +122,26 @@ public final class Tournaments {
         run(plan, dev.taikai.enginehost.session.Timeouts.DEFAULT);
         return plan.output();
     }
+
+    /**
+     * The report.html of a long run, made from {@code played}'s results: its games repeated (under new ids)
+     * to {@code games} games, rendered as a run writes its page; the page's path.
+     */
+    public static Path reportOfLongRun(Path played, int games, Path dir) throws Exception {
+        ObjectMapper mapper = new ObjectMapper();
+        com.fasterxml.jackson.databind.node.ObjectNode results =
+                (com.fasterxml.jackson.databind.node.ObjectNode) results(played);
+        JsonNode template = results.get("games");
+        com.fasterxml.jackson.databind.node.ArrayNode many = mapper.createArrayNode();
+        for (int i = 0; i < games; i++) {
+            com.fasterxml.jackson.databind.node.ObjectNode game = (com.fasterxml.jackson.databind.node.ObjectNode)
+                    template.get(i % template.size()).deepCopy();
+            game.put("id", "long-" + (i + 1));
+            many.add(game);
+        }
+        results.set("games", many);
+        Path report = Files.createDirectories(dir).resolve("report.html");
+        Files.writeString(report, ReportPage.render(mapper.writeValueAsString(results), null, null, List.of(), true));
+        return report;
+    }
 }

@@ -99,6 +99,28 @@ class ReportPageTest {
             driver.findElement(By.id("viewer-next")).click();
             assertEquals("1", board.getAttribute("data-ply"));
             browser.screenshot(Path.of("target", "screenshots", "report-viewer.png"));
+
+            // a long run's page keeps the evaluations and times of its latest 1000 games only: a page of
+            // every game's would be gigabytes at 100,000 games
+            Path longRun = Tournaments.reportOfLongRun(kyoto, 1003, dir.resolve("long"));
+            String page = Files.readString(longRun);
+            assertEquals(1000, page.split("\"move_data\"", -1).length - 1, "move data of the latest 1000 games");
+            driver.get(longRun.toUri().toString());
+            assertTrue(
+                    driver.findElement(By.id("header"))
+                            .getText()
+                            .contains("1003 games (evaluations and times of the" + " latest 1000)"),
+                    driver.findElement(By.id("header")).getText());
+            driver.findElement(By.cssSelector("#games tr[data-game='long-1']")).click();
+            assertTrue(
+                    driver.findElement(By.id("viewer-no-move-data")).getText().contains("in results.json"));
+            assertTrue(
+                    driver.findElements(By.cssSelector("#viewer .plot canvas")).isEmpty(), "no graph without data");
+            driver.findElement(By.cssSelector("#games tr[data-game='long-1003']"))
+                    .click();
+            assertTrue(driver.findElements(By.id("viewer-no-move-data")).isEmpty());
+            assertFalse(
+                    driver.findElements(By.cssSelector("#viewer .plot canvas")).isEmpty(), "the latest game's graph");
         }
     }
 
