@@ -42,7 +42,14 @@ public final class Taikai implements java.util.concurrent.Callable<Integer> {
         PrintWriter out = new PrintWriter(
                 new BufferedWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16), false);
         PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, StandardCharsets.UTF_8), true);
-        int code = run(System.in, out, err, args);
+        int code;
+        try {
+            code = run(System.in, out, err, args);
+        } catch (OutOfMemoryError e) { // not an exception: picocli lets it through
+            out.flush();
+            err.println("taikai: " + dev.taikai.cli.run.OutOfMemory.message());
+            code = ExitCodes.FAILURE;
+        }
         out.flush();
         err.flush();
         System.exit(code);

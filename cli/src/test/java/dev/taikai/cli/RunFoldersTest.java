@@ -289,6 +289,47 @@ class RunFoldersTest {
         }
     }
 
+    /**
+     * A run out of Java heap (here a resume whose journal, 60 MB, does not fit a 32 MB heap) said
+     * "Exception in thread main java.lang.OutOfMemoryError" with a stack trace: now one line says how much
+     * heap it had and how to give it more, exit 1.
+     */
+    @Test
+    void aRunOutOfHeapSaysHowToGiveItMore(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("heavy");
+        CliRun first = quick("-out", out.toString(), "-engine", "conf=taikai-1", "-engine", "conf=taikai-2");
+        assertEquals(0, first.exitCode(), first.err());
+        Path journal = out.resolve("games.jsonl");
+        String line = Files.readAllLines(journal).get(0) + "\n";
+        try (var writer = Files.newBufferedWriter(journal, StandardOpenOption.APPEND)) {
+            while (Files.size(journal) < 60_000_000L) {
+                for (int i = 0; i < 1000; i++) {
+                    writer.write(line);
+                }
+                writer.flush();
+            }
+        }
+        Process resume = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-Xmx32m",
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        "dev.taikai.cli.Taikai",
+                        "run",
+                        "--resume",
+                        out.toString())
+                .redirectErrorStream(true)
+                .start();
+        String output = new String(resume.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(resume.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(1, resume.exitValue(), output);
+        assertTrue(
+                output.contains("taikai: out of memory: the Java heap's ")
+                        && output.contains(" MB are used up; give it more with TAIKAI_JAVA_OPTS"),
+                output);
+        assertFalse(output.contains("Exception") || output.contains("\tat "), output);
+    }
+
     @Test
     void anOutputThatIsAFileIsOneLine(@TempDir Path dir) throws Exception {
         Path file = Files.writeString(dir.resolve("taken"), "mine");

@@ -323,6 +323,8 @@ public final class LocalRunner {
             abort(run, e.getMessage()); // run() says it: the records' failure, not the run's
         } catch (IOException | RuntimeException e) {
             abort(run, "cannot go on: " + e);
+        } catch (OutOfMemoryError e) { // the journal keeps every game recorded: a resume with more heap goes on
+            abort(run, OutOfMemory.message());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
