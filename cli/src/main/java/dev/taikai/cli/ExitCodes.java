@@ -1,5 +1,6 @@
 package dev.taikai.cli;
 
+import dev.taikai.cli.run.RecordsNotWritten;
 import java.io.PrintWriter;
 import picocli.CommandLine;
 
@@ -40,7 +41,9 @@ final class ExitCodes implements CommandLine.IExecutionExceptionHandler {
             return USAGE;
         }
         err.println(command + ": failed: "
-                + (exception instanceof WorkFailed ? exception.getMessage() : exception.toString()));
+                + (exception instanceof WorkFailed || exception instanceof RecordsNotWritten
+                        ? exception.getMessage()
+                        : exception.toString()));
         if (System.getenv("TAIKAI_DEBUG") != null) {
             exception.printStackTrace(err);
         }

@@ -122,7 +122,7 @@ public final class LocalRunner {
         currentRun = run;
         try {
             return run(run);
-        } catch (RunRecords.NotWritten e) {
+        } catch (RecordsNotWritten e) {
             say("stopped: " + e.getMessage() + "; the games recorded before are kept");
             if (invocation != null) {
                 say("once that is mended, resume with " + Invocation.resumeCommand(plan.output()));
@@ -319,7 +319,7 @@ public final class LocalRunner {
                     run.notifyAll();
                 }
             }
-        } catch (RunRecords.NotWritten e) {
+        } catch (RecordsNotWritten e) {
             abort(run, e.getMessage()); // run() says it: the records' failure, not the run's
         } catch (IOException | RuntimeException e) {
             abort(run, "cannot go on: " + e);

@@ -79,41 +79,21 @@ final class RunRecords implements AutoCloseable {
     /** The SPRT's verdict over the pairs counted when results.json was last written, null before. */
     private Sprt.Verdict sprtVerdict;
     /** The first write that failed: nothing more is written after it (every later write throws it again). */
-    private NotWritten failed;
-
-    /**
-     * A file of the records that could not be written (a full disk, a folder removed under the run): its
-     * message names the file and why, in words. The journal keeps every game recorded before it, so the run
-     * can be resumed once that is mended.
-     */
-    static final class NotWritten extends IOException {
-        private static final long serialVersionUID = 1L;
-
-        NotWritten(Path file, IOException cause) {
-            super("cannot write " + file + ": " + why(file, cause), cause);
-        }
-
-        private static String why(Path file, IOException e) {
-            if (e instanceof java.nio.file.FileSystemException fs && fs.getReason() != null) {
-                return fs.getReason(); // the message would name the file a second time
-            }
-            return dev.taikai.enginehost.catalog.FileProblem.of(file, e);
-        }
-    }
+    private RecordsNotWritten failed;
 
     /** One step that writes {@code file}. */
     interface Writing {
         void run() throws IOException;
     }
 
-    /** Runs {@code step}, which writes {@code file}; its failure as a {@link NotWritten} naming the file. */
-    static void writing(Path file, Writing step) throws NotWritten {
+    /** Runs {@code step}, which writes {@code file}; its failure as a {@link RecordsNotWritten} naming the file. */
+    static void writing(Path file, Writing step) throws RecordsNotWritten {
         try {
             step.run();
-        } catch (NotWritten e) {
+        } catch (RecordsNotWritten e) {
             throw e;
         } catch (IOException e) {
-            throw new NotWritten(file, e);
+            throw new RecordsNotWritten(file, e);
         }
     }
 
@@ -361,9 +341,9 @@ final class RunRecords implements AutoCloseable {
 
     /**
      * Records a finished game everywhere; the journal line is on disk before this returns. A failure is a
-     * {@link NotWritten}, after which nothing more is written: a journal line cut short is taken back.
+     * {@link RecordsNotWritten}, after which nothing more is written: a journal line cut short is taken back.
      */
-    synchronized void write(GameRecord record, Standings standings) throws NotWritten {
+    synchronized void write(GameRecord record, Standings standings) throws RecordsNotWritten {
         if (failed != null) {
             throw failed;
         }
@@ -388,7 +368,7 @@ final class RunRecords implements AutoCloseable {
                             StandardCharsets.UTF_8,
                             StandardOpenOption.CREATE,
                             StandardOpenOption.APPEND));
-        } catch (NotWritten e) {
+        } catch (RecordsNotWritten e) {
             failed = e;
             throw e;
         } catch (IOException e) { // the JSON of a game: not a file's failure
@@ -414,7 +394,7 @@ final class RunRecords implements AutoCloseable {
     }
 
     /** Writes a game's compressed engine log ({@link EngineLogs}) as {@code logs/<id>.log.gz}. */
-    synchronized void writeEngineLog(String gameId, byte[] gzipped) throws NotWritten {
+    synchronized void writeEngineLog(String gameId, byte[] gzipped) throws RecordsNotWritten {
         if (failed != null) {
             throw failed;
         }
@@ -427,7 +407,7 @@ final class RunRecords implements AutoCloseable {
                 Files.write(temporary, gzipped);
                 Files.move(temporary, log, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
             });
-        } catch (NotWritten e) {
+        } catch (RecordsNotWritten e) {
             failed = e;
             throw e;
         }
@@ -462,7 +442,7 @@ final class RunRecords implements AutoCloseable {
     }
 
     /** Writes results.json from scratch (at the start, from the journal, and at the end). */
-    synchronized void rewriteResults(Standings standings) throws NotWritten {
+    synchronized void rewriteResults(Standings standings) throws RecordsNotWritten {
         writing(dir.resolve("results.json"), () -> rewriteResultsFile(standings));
     }
 
@@ -490,7 +470,7 @@ final class RunRecords implements AutoCloseable {
     }
 
     /** Rewrites results.json and the archives from every game counted in {@code standings}, in journal order. */
-    synchronized void finish(Standings standings) throws NotWritten {
+    synchronized void finish(Standings standings) throws RecordsNotWritten {
         if (failed != null) {
             throw failed;
         }
@@ -505,7 +485,7 @@ final class RunRecords implements AutoCloseable {
      * Writes {@value #REPORT} from results.json as it is now, whole or not at all; {@code finished} when the
      * run has ended (the page then no longer asks to be reloaded).
      */
-    private void writeReport(Standings standings, boolean finished) throws NotWritten {
+    private void writeReport(Standings standings, boolean finished) throws RecordsNotWritten {
         long began = System.nanoTime();
         List<String> match = plan.spec().entrants().size() == 2
                 ? plan.spec().entrants().stream().map(e -> e.name()).toList()
@@ -526,7 +506,7 @@ final class RunRecords implements AutoCloseable {
     }
 
     /** The run's archives, from the journal's games: written anew (at the start and the end of a run). */
-    private void rewriteArchives(List<GameRecord> games) throws NotWritten {
+    private void rewriteArchives(List<GameRecord> games) throws RecordsNotWritten {
         for (String archive : List.of(KIF_ARCHIVE, SFEN_ARCHIVE)) {
             writing(dir.resolve(archive), () -> Files.deleteIfExists(dir.resolve(archive)));
         }
@@ -544,7 +524,7 @@ final class RunRecords implements AutoCloseable {
      * in games/), and {@value #SFEN_ARCHIVE}, a game per line: its start SFEN and its moves in USI, then
      * after {@code #} its id, engines and result (the form of an opening-suite line).
      */
-    private void appendToArchives(String kif, String sfen) throws NotWritten {
+    private void appendToArchives(String kif, String sfen) throws RecordsNotWritten {
         for (var file : Map.of(KIF_ARCHIVE, kif, SFEN_ARCHIVE, sfen).entrySet()) {
             Path archive = dir.resolve(file.getKey());
             writing(

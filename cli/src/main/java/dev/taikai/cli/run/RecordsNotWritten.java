@@ -1,0 +1,26 @@
+package dev.taikai.cli.run;
+
+import dev.taikai.enginehost.catalog.FileProblem;
+import java.io.IOException;
+import java.nio.file.FileSystemException;
+import java.nio.file.Path;
+
+/**
+ * A file of a run's records that could not be written (a full disk, a folder removed under the run): its
+ * message names the file and why, in words. The journal keeps every game recorded before it, so the run
+ * can be resumed once that is mended.
+ */
+public final class RecordsNotWritten extends IOException {
+    private static final long serialVersionUID = 1L;
+
+    RecordsNotWritten(Path file, IOException cause) {
+        super("cannot write " + file + ": " + why(file, cause), cause);
+    }
+
+    private static String why(Path file, IOException e) {
+        if (e instanceof FileSystemException fs && fs.getReason() != null) {
+            return fs.getReason(); // the message would name the file a second time
+        }
+        return FileProblem.of(file, e);
+    }
+}
