@@ -29,9 +29,9 @@ class ResumeTest {
         Files.writeString(
                 dir.resolve("match.yaml"),
                 "name: resume\nvariant: kyotoshogi\nrounds: 10\ngames: 2\n"
-                        + "time-control: nodes 1\nconcurrency: 1\noutput: out\nadjudication: {move-limit: 80}\nengines:\n"
-                        + Tournaments.fakeEntry("alpha", "--think-ms", "15", "--name", marker, "--seed", "3")
-                        + Tournaments.fakeEntry("beta", "--think-ms", "15", "--name", marker, "--seed", "4"));
+                        + "time-control: nodes 1\nconcurrency: 1\noutput: out\nadjudication: {move-limit: 40}\nengines:\n"
+                        + Tournaments.fakeEntry("alpha", "--think-ms", "10", "--name", marker, "--seed", "3")
+                        + Tournaments.fakeEntry("beta", "--think-ms", "10", "--name", marker, "--seed", "4"));
         Path out = dir.resolve("out");
 
         Process first = new ProcessBuilder(javaCommand(dir.resolve("match.yaml")))

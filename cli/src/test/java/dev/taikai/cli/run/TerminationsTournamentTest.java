@@ -68,7 +68,8 @@ class TerminationsTournamentTest {
                         + Tournaments.fakeEntry("checker", "--think-ms", "0", "--script", SCRIPT, "--score", "500")
                         + Tournaments.fakeEntry("drawer", "--think-ms", "0", "--score", "-3"));
         RunPlan plan = TournamentFile.read(dir.resolve("tournament.yaml"));
-        Tournaments.Run run = Tournaments.run(plan, new Timeouts(10_000, 10_000, 1_000, 10_000, 1_000, 1_000));
+        // the sleeper's searches end in a stall after the unbounded-search deadline: 3 s instead of 60
+        Tournaments.Run run = Tournaments.run(plan, new Timeouts(10_000, 10_000, 1_000, 3_000, 1_000, 1_000));
         assertEquals(LocalRunner.Ending.FINISHED, run.ending(), run.progress());
 
         // opponent -> what both games of its pair end with, and who loses: the opponent, or the side to move first
