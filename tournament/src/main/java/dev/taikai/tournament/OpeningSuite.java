@@ -112,16 +112,20 @@ public final class OpeningSuite {
         return playable(legal(line, variant));
     }
 
+    /** The word {@code moves} after the position, after any white space (a tab too). */
+    private static final java.util.regex.Pattern MOVES = java.util.regex.Pattern.compile("\\s+moves(?=\\s|$)");
+
     /** The opening of a line whose position reads and whose moves are legal from it. */
     private static Opening legal(String line, Variant variant) {
-        int movesAt = line.indexOf(" moves");
+        java.util.regex.Matcher movesWord = MOVES.matcher(line);
+        int movesAt = movesWord.find() ? movesWord.start() : -1;
         String where = (movesAt < 0 ? line : line.substring(0, movesAt)).trim();
-        if (where.startsWith("sfen ")) {
+        if (where.startsWith("sfen ") || where.startsWith("sfen\t")) {
             where = where.substring("sfen ".length()).trim();
         }
         List<String> moves = movesAt < 0
                 ? List.of()
-                : Arrays.stream(line.substring(movesAt + 6).trim().split("\\s+"))
+                : Arrays.stream(line.substring(movesWord.end()).trim().split("\\s+"))
                         .filter(m -> !m.isEmpty())
                         .toList();
         try {

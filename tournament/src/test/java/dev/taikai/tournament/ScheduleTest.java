@@ -126,6 +126,12 @@ class ScheduleTest {
         assertEquals(List.of("5d5c", "1b1c"), openings.get(0).moves());
         assertEquals("rbsgk/5/P3p/5/KGSBR b - 3", openings.get(0).position().toSfen());
 
+        // tabs between the words, as a spreadsheet or an editor may write them
+        Files.writeString(file, "startpos\tmoves\t5d5c 1b1c\nsfen\trbsgk/4p/5/P4/KGSBR b - 1\tmoves 4e4d\n");
+        List<Opening> tabbed = OpeningSuite.read(file, Variant.MINISHOGI);
+        assertEquals(List.of("5d5c", "1b1c"), tabbed.get(0).moves());
+        assertEquals(List.of("4e4d"), tabbed.get(1).moves());
+
         Files.writeString(file, "startpos\nstartpos moves 5d5c 5c5b\n");
         IllegalArgumentException e =
                 assertThrows(IllegalArgumentException.class, () -> OpeningSuite.read(file, Variant.MINISHOGI));
