@@ -330,6 +330,27 @@ class RunFoldersTest {
         assertFalse(output.contains("Exception") || output.contains("\tat "), output);
     }
 
+    /** A folder whose tournament.txt was removed: its games were taken for the new run's, whatever they were. */
+    @Test
+    void gamesWithoutTheirSettingsAreNotAdopted(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("orphans");
+        CliRun first = quick("-out", out.toString(), "-engine", "conf=taikai-1", "-engine", "conf=taikai-2");
+        assertEquals(0, first.exitCode(), first.err());
+        Files.delete(out.resolve("tournament.txt"));
+        String journal = Files.readString(out.resolve("games.jsonl"));
+        CliRun again = quick("-out", out.toString(), "-engine", "conf=taikai-1", "-engine", "conf=taikai-3");
+        assertEquals(2, again.exitCode(), again.err());
+        assertEquals(
+                List.of("taikai run: " + out
+                        + " holds 2 games but not its tournament.txt, the settings they were played"
+                        + " with, so they cannot be counted for this tournament: restore "
+                        + out.resolve("tournament.txt")
+                        + " to resume that run; or start this one in another folder (another -out or output:, or none"
+                        + " for a new one)"),
+                again.err().lines().toList());
+        assertEquals(journal, Files.readString(out.resolve("games.jsonl")), "left as it was");
+    }
+
     @Test
     void anOutputThatIsAFileIsOneLine(@TempDir Path dir) throws Exception {
         Path file = Files.writeString(dir.resolve("taken"), "mine");

@@ -150,6 +150,15 @@ final class RunRecords implements AutoCloseable {
             }
             startAfresh(dir, journalFile); // nothing was played there: the folder is free
         }
+        if (existing == null && Files.exists(journalFile)) {
+            int played = gamesWithMoves(journalFile);
+            if (played > 0) { // whose games are they? Nothing says: counting them could mix two tournaments
+                throw new ConfigException(dir + " holds " + Plural.games(played)
+                        + " but not its tournament.txt, the settings they were played with, so they cannot be"
+                        + " counted for this tournament: restore " + settingsFile + " to resume that run;"
+                        + " or start this one in another folder (another -out or output:, or none for a new one)");
+            }
+        }
         if (!settings.text().equals(existing)) {
             // whole or not at all: a settings file cut short by a kill would refuse the folder for good
             writing(settingsFile, () -> writeWhole(settingsFile, settings.text()));
