@@ -389,7 +389,11 @@ class FaultsTest {
                         "engines: [steady-a, " + String.join(", ", MISBEHAVING.keySet()) + "]",
                         ""));
         ClusterProbe.Output submitted = ClusterProbe.submit(cluster, file);
-        assertEquals(0, submitted.code(), submitted.err() + "\n" + submitted.out());
+        // every game is played, but 'mute' never started in its two: the run stops with that (exit 1), as
+        // one that had three games would have stopped after them
+        String neverStarted = "engine 'mute' did not start in any of its 2 games (";
+        assertEquals(1, submitted.code(), submitted.err() + "\n" + submitted.out());
+        assertTrue((submitted.out() + submitted.err()).contains(neverStarted), submitted.out() + submitted.err());
         String id = submitted.tournamentId();
         Map<String, String> clusterEndings = new java.util.TreeMap<>();
         Set<String> noisy = new HashSet<>(); // games of engines that only talk too much: their moves decide
@@ -411,14 +415,17 @@ class FaultsTest {
                                     .toLowerCase()
                                     .replace("_wins", ""));
         }
+        StringWriter localErr = new StringWriter();
         assertEquals(
-                0,
+                1,
                 Taikai.run(
                         System.in,
                         new PrintWriter(new StringWriter()),
-                        new PrintWriter(new StringWriter()),
+                        new PrintWriter(localErr),
                         "run",
-                        file.toString()));
+                        file.toString()),
+                localErr.toString());
+        assertTrue(localErr.toString().contains("stopped: " + neverStarted), localErr.toString());
         Map<String, String> localEndings = new java.util.TreeMap<>();
         for (var game : Tournaments.results(dir.resolve("local-misbehaving")).get("games")) {
             localEndings.put(

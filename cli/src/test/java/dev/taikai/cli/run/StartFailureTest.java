@@ -46,6 +46,32 @@ class StartFailureTest {
         assertEquals(3, Tournaments.journal(dir.resolve("out")).size(), "three forfeits, then nothing more");
     }
 
+    /** A two-game match of an engine that never started used to end "finished", exit 0. */
+    @Test
+    void aMatchTooShortForThreeFailuresStopsWhenTheEngineStartedInNoGame(@TempDir Path dir) throws Exception {
+        Path trueCommand = Files.exists(Path.of("/usr/bin/true")) ? Path.of("/usr/bin/true") : Path.of("/bin/true");
+        RunPlan plan = CutechessArguments.parse(List.of(
+                "-variant",
+                "minishogi",
+                "-engine",
+                "name=quitter",
+                "cmd=" + trueCommand,
+                "-engine",
+                "conf=taikai-1",
+                "-each",
+                "st=0.1",
+                "-games",
+                "2",
+                "-out",
+                dir.resolve("out").toString()));
+        Tournaments.Run run = Tournaments.run(plan, Timeouts.DEFAULT);
+        assertEquals(LocalRunner.Ending.ABORTED, run.ending(), run.progress());
+        assertTrue(
+                run.progress().contains("stopped: engine 'quitter' did not start in any of its 2 games ("),
+                run.progress());
+        assertEquals(2, Tournaments.journal(dir.resolve("out")).size(), "both games are recorded");
+    }
+
     /**
      * A run stopped by an engine that did not start stayed stopped: resumed after the engine was mended, it
      * counted the journal, stopped again at once and played nothing. Now the resumed run starts it again.

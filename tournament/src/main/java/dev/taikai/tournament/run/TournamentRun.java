@@ -463,8 +463,29 @@ public final class TournamentRun {
             catchUp();
         }
         if (stop == null && pairer.complete()) {
-            stop = new Stop(Stop.Kind.FINISHED, pairer.finishedDetail());
+            Optional<CannotStart> never = league == null ? neverStarted() : Optional.empty();
+            if (never.isPresent()) { // a run too short to stop on START_FAILURES does not pass for a finished one
+                stop = new Stop(Stop.Kind.ABORTED, never.get().why());
+                stoppedByStarts = true;
+            } else {
+                stop = new Stop(Stop.Kind.FINISHED, pairer.finishedDetail());
+            }
         }
+    }
+
+    /** An engine that did not start in any of its games (fewer than {@link #START_FAILURES}). */
+    private Optional<CannotStart> neverStarted() {
+        for (var entry : startFailures.entrySet()) {
+            var games = entry.getValue().values();
+            if (!games.isEmpty() && games.stream().allMatch(java.util.Objects::nonNull)) {
+                return Optional.of(new CannotStart(
+                        entry.getKey(),
+                        "engine '" + entry.getKey() + "' did not start in any of its " + games.size()
+                                + (games.size() == 1 ? " game" : " games")
+                                + " (" + games.iterator().next().outcome().detail() + ")"));
+            }
+        }
+        return Optional.empty();
     }
 
     /**

@@ -263,6 +263,30 @@ class TournamentRunTest {
                 .noneMatch(g -> g.sente().equals("e3") || g.gote().equals("e3")));
     }
 
+    /**
+     * A match too short to stop on {@value TournamentRun#START_FAILURES} start failures (two games) in
+     * which an engine never started ended "finished", exit 0: it stops instead, with the reason.
+     */
+    @Test
+    void anEngineThatNeverStartedInAShortRunDoesNotLetItPassForFinished() {
+        TournamentRun run = new TournamentRun(Runs.spec(Format.MATCH, 2, 1, 2, 1, null));
+        for (int i = 0; i < 2; i++) {
+            GameAssignment game = run.handOut(1).get(0);
+            var side = game.sente().equals("e1") ? dev.taikai.rules.Color.SENTE : dev.taikai.rules.Color.GOTE;
+            run.count(Runs.didNotStart(game, side));
+        }
+        Stop stop = run.stop().orElseThrow();
+        assertEquals(Stop.Kind.ABORTED, stop.kind(), stop.detail());
+        assertTrue(stop.detail().startsWith("engine 'e1' did not start in any of its 2 games ("), stop.detail());
+
+        TournamentRun played = new TournamentRun(Runs.spec(Format.MATCH, 2, 1, 2, 1, null));
+        GameAssignment first = played.handOut(1).get(0);
+        var side = first.sente().equals("e1") ? dev.taikai.rules.Color.SENTE : dev.taikai.rules.Color.GOTE;
+        played.count(Runs.didNotStart(first, side));
+        played.count(Runs.record(played.handOut(1).get(0), Result.DRAW));
+        assertEquals(Stop.Kind.FINISHED, played.stop().orElseThrow().kind(), "it started once: the run finished");
+    }
+
     private static GameAssignment withColours(GameAssignment game, GameAssignment colours) {
         return new GameAssignment(
                 game.gameId(),
