@@ -21,24 +21,7 @@ import org.junit.jupiter.api.io.TempDir;
 class StartFailureTest {
     @Test
     void anEngineThatNeverStartsStopsTheRunAfterThreeGames(@TempDir Path dir) throws Exception {
-        Path trueCommand = Files.exists(Path.of("/usr/bin/true")) ? Path.of("/usr/bin/true") : Path.of("/bin/true");
-        RunPlan plan = CutechessArguments.parse(List.of(
-                "-variant",
-                "minishogi",
-                "-engine",
-                "name=quitter",
-                "cmd=" + trueCommand,
-                "-engine",
-                "conf=taikai-1",
-                "-each",
-                "st=0.1",
-                "-rounds",
-                "10",
-                "-concurrency",
-                "1",
-                "-out",
-                dir.resolve("out").toString()));
-        Tournaments.Run run = Tournaments.run(plan, Timeouts.DEFAULT);
+        Tournaments.Run run = quitterMatch(dir, "-rounds", "10", "-concurrency", "1");
         assertEquals(LocalRunner.Ending.ABORTED, run.ending(), run.progress());
         assertTrue(
                 run.progress().contains("stopped: engine 'quitter' did not start in its last 3 games ("),
@@ -49,22 +32,7 @@ class StartFailureTest {
     /** A two-game match of an engine that never started used to end "finished", exit 0. */
     @Test
     void aMatchTooShortForThreeFailuresStopsWhenTheEngineStartedInNoGame(@TempDir Path dir) throws Exception {
-        Path trueCommand = Files.exists(Path.of("/usr/bin/true")) ? Path.of("/usr/bin/true") : Path.of("/bin/true");
-        RunPlan plan = CutechessArguments.parse(List.of(
-                "-variant",
-                "minishogi",
-                "-engine",
-                "name=quitter",
-                "cmd=" + trueCommand,
-                "-engine",
-                "conf=taikai-1",
-                "-each",
-                "st=0.1",
-                "-games",
-                "2",
-                "-out",
-                dir.resolve("out").toString()));
-        Tournaments.Run run = Tournaments.run(plan, Timeouts.DEFAULT);
+        Tournaments.Run run = quitterMatch(dir, "-games", "2");
         assertEquals(LocalRunner.Ending.ABORTED, run.ending(), run.progress());
         assertTrue(
                 run.progress().contains("stopped: engine 'quitter' did not start in any of its 2 games ("),
@@ -170,5 +138,24 @@ class StartFailureTest {
         List<String> all = new java.util.ArrayList<>(flags);
         all.add(last);
         return all;
+    }
+
+    /** A match of 'quitter', a program that exits at once, against the built-in engine, into dir/out. */
+    private static Tournaments.Run quitterMatch(Path dir, String... settings) throws Exception {
+        Path trueCommand = Files.exists(Path.of("/usr/bin/true")) ? Path.of("/usr/bin/true") : Path.of("/bin/true");
+        List<String> args = new java.util.ArrayList<>(List.of(
+                "-variant",
+                "minishogi",
+                "-engine",
+                "name=quitter",
+                "cmd=" + trueCommand,
+                "-engine",
+                "conf=taikai-1",
+                "-each",
+                "st=0.1",
+                "-out",
+                dir.resolve("out").toString()));
+        args.addAll(List.of(settings));
+        return Tournaments.run(CutechessArguments.parse(args), Timeouts.DEFAULT);
     }
 }
