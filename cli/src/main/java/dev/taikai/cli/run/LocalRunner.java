@@ -391,8 +391,18 @@ public final class LocalRunner {
                 List.of(
                         EngineLogs.side(sente.name(), (LocalEngine) senteSession),
                         EngineLogs.side(gote.name(), (LocalEngine) goteSession)));
+        // a failure that every game would meet again (an XBoard engine without setboard, given an opening)
+        // stops the run after this game instead of forfeiting the rest one by one
+        stopOnFatal(sente.name(), (LocalEngine) senteSession);
+        stopOnFatal(gote.name(), (LocalEngine) goteSession);
         seat.dropFailed();
         return record;
+    }
+
+    private void stopOnFatal(String entrant, LocalEngine engine) {
+        engine.failure()
+                .filter(SlotSessions::fatal)
+                .ifPresent(failure -> abort(currentRun, "engine '" + entrant + "' cannot be used: " + failure));
     }
 
     private void warnOfUnlistedOptions(String entrant, LocalEngine engine) {

@@ -125,7 +125,8 @@ public final class Report {
      * the margin that would have saved them.
      */
     private static void clocks(PrintWriter out, List<Entrant> entrants, Standings standings) {
-        out.printf("%nClocks (a move's overrun: time used past what its clock allowed)%n");
+        out.printf("%nClocks (a move's overrun: time used past what its clock allowed; a move that lost on time is"
+                + " counted under time losses, not among the moves)%n");
         out.printf(
                 Locale.ROOT,
                 "  %-20s %8s %10s %14s %12s %11s%n",

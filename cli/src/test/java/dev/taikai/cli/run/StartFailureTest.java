@@ -41,6 +41,33 @@ class StartFailureTest {
     }
 
     /**
+     * An XBoard engine without setboard, in a tournament with openings, cannot play any of its games: each
+     * was forfeited "by disconnect", the start-failure stop never came (some games had a move), and the run
+     * ended with exit 0 after hundreds of forfeits. The first such game stops it, as an engine that does
+     * not offer the variant does.
+     */
+    @Test
+    void anXBoardEngineThatCannotBeGivenTheOpeningsStopsTheRun(@TempDir Path dir) throws Exception {
+        Path suite = Files.writeString(dir.resolve("suite.txt"), "startpos moves 5d5c 1b1c\nstartpos moves 4e4d\n");
+        List<String> args = new java.util.ArrayList<>(List.of(
+                "-variant", "minishogi", "-engine", "conf=taikai-1", "-engine", "name=nosetboard", "proto=xboard"));
+        List<String> fake = dev.taikai.testkit.FakeEngines.command("--xboard", "--no-setboard");
+        args.add("cmd=" + fake.get(0));
+        fake.subList(1, fake.size()).forEach(word -> args.add("arg=" + word));
+        args.addAll(List.of(
+                "-each", "st=0.1", "-games", "2", "-rounds", "5", "-concurrency", "1", "-openings", "file=" + suite));
+        args.addAll(List.of("-out", dir.resolve("out").toString()));
+        Tournaments.Run run = Tournaments.run(CutechessArguments.parse(args), Timeouts.DEFAULT);
+        assertEquals(LocalRunner.Ending.ABORTED, run.ending(), run.progress());
+        assertTrue(
+                run.progress()
+                        .contains("stopped: engine 'nosetboard' cannot be used: variant unsupported: the engine"
+                                + " cannot be given a position (it has no feature setboard=1)"),
+                run.progress());
+        assertEquals(1, Tournaments.journal(dir.resolve("out")).size(), "the first game, then nothing more");
+    }
+
+    /**
      * A run stopped by an engine that did not start stayed stopped: resumed after the engine was mended, it
      * counted the journal, stopped again at once and played nothing. Now the resumed run starts it again.
      */
