@@ -41,6 +41,7 @@ final class FakeEngineSwitches {
             "                           --no-readyok: never answer ping; --malformed-bestmove: 'move xyzzy'",
             "  --no-ping                (XBoard) feature ping=0",
             "  --no-setboard            (XBoard) feature setboard=0",
+            "  --no-nps                 (XBoard) feature nps=0: no node limits",
             "  --reuse-zero             (XBoard) feature reuse=0: a new process for every game",
             "  --no-setup               (XBoard) no setup announcement after variant",
             "  --wrong-setup            (XBoard) announce a start without gote's pawn",
@@ -88,6 +89,7 @@ final class FakeEngineSwitches {
     boolean xboard;
     boolean noPing;
     boolean noSetboard;
+    boolean noNps;
     boolean reuseZero;
     boolean noSetup;
     boolean wrongSetup;
@@ -145,6 +147,7 @@ final class FakeEngineSwitches {
                 case "--xboard" -> s.xboard = true;
                 case "--no-ping" -> s.noPing = true;
                 case "--no-setboard" -> s.noSetboard = true;
+                case "--no-nps" -> s.noNps = true;
                 case "--reuse-zero" -> s.reuseZero = true;
                 case "--no-setup" -> s.noSetup = true;
                 case "--wrong-setup" -> s.wrongSetup = true;

@@ -143,7 +143,8 @@ final class FakeXBoardEngine {
     private void features() {
         String variants = switches.noVariant ? "normal,shogi,crazyhouse" : "normal,minishogi,kyotoshogi,5x5+5_shogi";
         send("feature ping=" + (switches.noPing ? 0 : 1) + " setboard=" + (switches.noSetboard ? 0 : 1)
-                + " usermove=1 time=1 colors=0 sigint=0 sigterm=0 reuse=" + (switches.reuseZero ? 0 : 1)
+                + " usermove=1 time=1 colors=0 sigint=0 sigterm=0 nps=" + (switches.noNps ? 0 : 1)
+                + " reuse=" + (switches.reuseZero ? 0 : 1)
                 + " myname=\"" + switches.name + "\"");
         send("feature variants=\"" + variants + "\"");
         send("feature option=\"Skill Level -spin 20 0 20\"");

@@ -490,6 +490,13 @@ public final class XBoardEngine extends PipeEngine {
             throw new IllegalArgumentException(
                     "engine '" + spec.id() + "' speaks XBoard, where Taikai does not ponder");
         }
+        if (limits.form() == SearchLimits.Form.NODES && !features.flag("nps", false)) {
+            // CECP's node limit is nps with st: an engine without nps=1 would play a second a move
+            return Optional.of(fail(
+                    EngineFailure.Kind.VARIANT_UNSUPPORTED,
+                    "the engine has no feature nps=1, so it cannot play a node limit (nodes=" + limits.nodes()
+                            + "); give it a time control instead"));
+        }
         connection.beginSearch(limits.timed());
         StringBuilder commands = new StringBuilder();
         boolean sameGame = position.sfen().equals(boardStart)

@@ -286,6 +286,21 @@ class XBoardEngineTest {
         engine.close();
     }
 
+    /** Without nps=1, CECP's node limit (nps with st 1) would be played as a second a move, silently. */
+    @Test
+    void anEngineWithoutNpsIsRefusedANodeLimit() throws Exception {
+        XBoardEngine engine = XBoardSessions.startFake(Variant.MINISHOGI, "--no-nps");
+        assertTrue(engine.newGame().isEmpty());
+        String start = Position.start(Variant.MINISHOGI).toSfen(Notation.LISHOGI);
+        MoveReply reply = engine.go(new PositionCommand(start, List.of()), SearchLimits.nodes(500));
+        EngineFailure failure = assertInstanceOf(EngineFailure.class, reply);
+        assertEquals(EngineFailure.Kind.VARIANT_UNSUPPORTED, failure.kind());
+        assertTrue(
+                failure.detail().contains("no feature nps=1, so it cannot play a node limit (nodes=500)"),
+                failure.detail());
+        engine.close();
+    }
+
     @Test
     void anEngineThatAsksForReuseZeroGetsANewProcessEachGame() throws Exception {
         XBoardEngine engine = XBoardSessions.startFake(Variant.KYOTOSHOGI, "--reuse-zero");
