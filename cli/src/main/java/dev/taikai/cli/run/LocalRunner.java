@@ -72,8 +72,8 @@ public final class LocalRunner {
 
     private boolean verbose;
     private boolean strict;
-    /** Entrants whose unlisted options have been warned of (once a run). */
-    private final java.util.Set<String> warnedOfOptions = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** Entrants whose start warnings have been said (once a run). */
+    private final java.util.Set<String> warnedOf = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** The run being played (set once by {@link #run}). */
     private volatile TournamentRun currentRun;
 
@@ -364,8 +364,8 @@ public final class LocalRunner {
         if (failed.isPresent() || goteSession instanceof EngineFailure) {
             return failed.orElse(null);
         }
-        warnOfUnlistedOptions(sente.name(), (LocalEngine) senteSession);
-        warnOfUnlistedOptions(gote.name(), (LocalEngine) goteSession);
+        warnOfStartProblems(sente.name(), (LocalEngine) senteSession);
+        warnOfStartProblems(gote.name(), (LocalEngine) goteSession);
         ready.run();
         try {
             firstGamesReady.await(START_BARRIER_SECONDS, TimeUnit.SECONDS); // a slot that hangs cannot hold the rest
@@ -405,10 +405,21 @@ public final class LocalRunner {
                 .ifPresent(failure -> abort(currentRun, "engine '" + entrant + "' cannot be used: " + failure));
     }
 
-    private void warnOfUnlistedOptions(String entrant, LocalEngine engine) {
-        if (!engine.unlistedOptions().isEmpty() && warnedOfOptions.add(entrant)) {
-            for (String option : engine.unlistedOptions()) {
-                say("warning: engine '" + entrant + "': " + option + "; not sent (--strict: stop instead)");
+    /**
+     * Says once an entrant's start warnings: options it does not list, and what else its driver noted (an
+     * XBoard engine that never said feature done=1, an option line it could not read).
+     */
+    private void warnOfStartProblems(String entrant, LocalEngine engine) {
+        if (engine.warnings().isEmpty() || !warnedOf.add(entrant)) {
+            return;
+        }
+        List<String> unlisted = engine.unlistedOptions();
+        for (String option : unlisted) {
+            say("warning: engine '" + entrant + "': " + option + "; not sent (--strict: stop instead)");
+        }
+        for (String warning : engine.warnings()) {
+            if (unlisted.stream().noneMatch(option -> warning.equals(option + "; not sent"))) {
+                say("warning: engine '" + entrant + "': " + warning);
             }
         }
     }

@@ -67,6 +67,28 @@ class StartFailureTest {
         assertEquals(1, Tournaments.journal(dir.resolve("out")).size(), "the first game, then nothing more");
     }
 
+    /** The driver's start warnings (here an XBoard engine that never says feature done=1) reach the run's output. */
+    @Test
+    void anEnginesStartWarningsAreSaidOnce(@TempDir Path dir) throws Exception {
+        List<String> args = new java.util.ArrayList<>(List.of(
+                "-variant", "minishogi", "-engine", "conf=taikai-1", "-engine", "name=slowfeatures", "proto=xboard"));
+        List<String> fake = dev.taikai.testkit.FakeEngines.command("--xboard", "--no-usiok");
+        args.add("cmd=" + fake.get(0));
+        fake.subList(1, fake.size()).forEach(word -> args.add("arg=" + word));
+        args.addAll(List.of("-each", "st=0.05", "-games", "2", "-maxmoves", "6", "-concurrency", "1"));
+        args.addAll(List.of("-out", dir.resolve("out").toString()));
+        Tournaments.Run run = Tournaments.run(CutechessArguments.parse(args), Timeouts.DEFAULT);
+        assertEquals(LocalRunner.Ending.FINISHED, run.ending(), run.progress());
+        assertEquals(
+                1,
+                run.progress()
+                        .lines()
+                        .filter(line -> line.startsWith(
+                                "warning: engine 'slowfeatures': the engine did not say feature done=1"))
+                        .count(),
+                run.progress());
+    }
+
     /**
      * A run stopped by an engine that did not start stayed stopped: resumed after the engine was mended, it
      * counted the journal, stopped again at once and played nothing. Now the resumed run starts it again.
