@@ -7,7 +7,7 @@ import java.util.List;
 
 /**
  * An XBoard engine's thinking output, {@code ply score time nodes pv} ({@code time} in centiseconds, the
- * score in centipawns from the engine's side; newer engines put a tab before the pv and may add a
+ * score in centipawns from the engine's side, or a mate score ({@link #score}); newer engines put a tab before the pv and may add a
  * selective depth, a speed and table-base hits before it), as the telemetry a USI {@code info} line gives.
  * The pv is kept in USI when every move of it is a coordinate move; a pv in SAN is left out.
  */
@@ -62,8 +62,23 @@ final class Thinking {
                 fields[3],
                 -1,
                 -1,
-                Score.centipawns((int) fields[1]),
+                score(fields[1]),
                 pv,
                 null);
+    }
+
+    /** CECP's mate scores: 100000 + N is "mate in N moves", -100000 - N "mated in N moves". */
+    private static final long MATE = 100_000;
+
+    /**
+     * The score of a thinking line: a mate score as USI has it, in plies (mate in N moves is 2N - 1 plies
+     * away, mated in N moves 2N), so that both protocols' records read alike; else centipawns.
+     */
+    static Score score(long value) {
+        long moves = Math.abs(value) - MATE;
+        if (moves < 0 || moves >= MATE) {
+            return Score.centipawns((int) value);
+        }
+        return Score.mateIn((int) (value > 0 ? Math.max(0, 2 * moves - 1) : -2 * moves));
     }
 }

@@ -115,6 +115,12 @@ class XBoardTextTest {
         SearchInfo tabbed = Thinking.parse("7 -6 1 31600 5 1000 0\tb1b2 d5d4");
         assertNotNull(tabbed);
         assertEquals(List.of("4e4d", "2a2b"), tabbed.pv());
+        // CrazyWa's mate scores, 100000 + moves to mate, are recorded as USI's mate in plies (they were cp 100003)
+        SearchInfo mating = Thinking.parse("98 100003 2 1234 c1d2");
+        assertEquals("mate 5", mating.score().toString());
+        assertEquals("mate -4", Thinking.parse("9 -100002 2 1234").score().toString());
+        assertEquals("mate 1", Thinking.parse("9 100001 2 1234").score().toString());
+        assertEquals("cp 99999", Thinking.parse("9 99999 2 1234").score().toString());
         assertNull(Thinking.parse("1-0 {White mates}"));
         assertNull(Thinking.parse("12 abc 3 4"));
     }
