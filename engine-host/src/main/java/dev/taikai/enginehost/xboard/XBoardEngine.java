@@ -619,7 +619,9 @@ public final class XBoardEngine extends PipeEngine {
 
     /** {@code level}'s base time: {@code M} or {@code M:SS}, whole seconds. */
     private static String minutesSeconds(long millis) {
-        long seconds = millis / 1000;
+        // CECP's level has whole seconds: the nearest, and a main time under half a second is still one (0
+        // would be no main time); time and otim give the exact clock before every move
+        long seconds = millis == 0 ? 0 : Math.max(1, (millis + 500) / 1000);
         return seconds % 60 == 0
                 ? String.valueOf(seconds / 60)
                 : seconds / 60 + ":" + String.format(Locale.ROOT, "%02d", seconds % 60);

@@ -88,6 +88,7 @@ class XBoardEngineTest {
                 SearchLimits.byoyomi(10_000, 9_000, 100),
                 SearchLimits.fischer(61_000, 60_500, 10, 10),
                 SearchLimits.byoyomi(0, 0, 250),
+                SearchLimits.fischer(500, 400, 100, 100),
                 SearchLimits.depth(3),
                 SearchLimits.nodes(500));
         for (SearchLimits limits : forms) {
@@ -105,6 +106,7 @@ class XBoardEngineTest {
                 "time 6100\notim 6050\ngo\n", // the main time left: the increment comes after the move
                 "level 0 0 0.25\n",
                 "time 25\notim 25\ngo\n",
+                "level 0 0:01 0.1\n", // half a second of main time: level has whole seconds (it said 0, none)
                 "sd 3\nst 3600\n",
                 "nps 500\nst 1\n")) {
             assertTrue(sent.contains(expected), "sent " + expected + " in:\n" + sent);
@@ -143,7 +145,8 @@ class XBoardEngineTest {
         String sente = Files.readString(senteInput);
         String gote = Files.readString(goteInput);
         assertTrue(sente.contains("level 0 0:05 0.1\n"), sente);
-        assertTrue(gote.contains("level 0 0:03 3\n"), "its own main time and increment: " + gote);
+        // 3.9 s at its first move: the nearest whole second
+        assertTrue(gote.contains("level 0 0:04 3\n"), "its own main time and increment: " + gote);
         assertTrue(gote.contains("time 370\notim 470\ngo\n"), "the main time left, no increment: " + gote);
         assertEquals(1, sente.split("level ", -1).length - 1, "once a game: " + sente);
         assertEquals(1, gote.split("level ", -1).length - 1, "once a game: " + gote);
