@@ -44,6 +44,10 @@ public final class OptionGate {
         if (declared.isEmpty()) {
             return undeclared(spec, identity, name);
         }
+        Optional<String> outside = outsideDeclaration(spec, declared.get(), value);
+        if (outside.isPresent()) {
+            return outside;
+        }
         boolean namesAFile =
                 EngineText.namesAFile(name) || declared.get().type().equals("filename");
         if (!namesAFile || value.isEmpty()) {
@@ -67,5 +71,52 @@ public final class OptionGate {
         }
         return Optional.of("option '" + name + "' = '" + EngineText.shown(value)
                 + "' is not a path inside the engine's working directory " + workingDirectory);
+    }
+
+    /**
+     * Why {@code value} is not a value the engine declared for {@code option}: a spin's whole number within
+     * its bounds, a check's true or false (XBoard's 1 or 0 too), one of a combo's choices (in any case);
+     * empty when it is one, or the option's type sets no bounds.
+     */
+    private static Optional<String> outsideDeclaration(EngineSpec spec, EngineOption option, String value) {
+        String declared = "; engine '" + spec.id() + "' declares it " + option.type();
+        switch (option.type()) {
+            case "spin" -> {
+                Long min = number(option.min());
+                Long max = number(option.max());
+                String range = min != null && max != null ? " from " + min + " to " + max : "";
+                Long given = number(value);
+                if (given == null || (min != null && given < min) || (max != null && given > max)) {
+                    return Optional.of("option '" + option.name() + "' = '" + EngineText.shown(value)
+                            + "' is not a whole number" + range + declared);
+                }
+            }
+            case "check" -> {
+                boolean digit = spec.protocol() == dev.taikai.enginehost.catalog.Protocol.XBOARD
+                        && (value.equals("1") || value.equals("0"));
+                if (!digit && !value.equalsIgnoreCase("true") && !value.equalsIgnoreCase("false")) {
+                    return Optional.of("option '" + option.name() + "' = '" + EngineText.shown(value)
+                            + "' is not true or false" + declared);
+                }
+            }
+            case "combo" -> {
+                if (!option.vars().isEmpty() && option.vars().stream().noneMatch(value::equalsIgnoreCase)) {
+                    return Optional.of("option '" + option.name() + "' = '" + EngineText.shown(value)
+                            + "' is not one of its choices (" + String.join(", ", option.vars()) + ")" + declared);
+                }
+            }
+            default -> {
+                // string, filename, button: any text
+            }
+        }
+        return Optional.empty();
+    }
+
+    private static Long number(String text) {
+        try {
+            return text == null ? null : Long.valueOf(text.trim());
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 }

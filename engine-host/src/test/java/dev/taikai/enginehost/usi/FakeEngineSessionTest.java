@@ -511,6 +511,35 @@ class FakeEngineSessionTest {
     }
 
     /**
+     * A value the engine's declaration does not allow (a spin's text or out of its bounds, a combo's unknown
+     * choice, a check's other word) was sent as given: an engine may then abort (Fairy-Stockfish does on
+     * 'Skill Level=abc'). It is refused with what the engine declares, before any game.
+     */
+    @Test
+    void optionValuesOutsideTheEnginesDeclarationAreRefused() throws Exception {
+        Map<String, String> refusedValues = Map.of(
+                "Skill Level=abc",
+                        "option 'Skill Level' = 'abc' is not a whole number from 0 to 20;"
+                                + " engine 'fake' declares it spin",
+                "Skill Level=21",
+                        "option 'Skill Level' = '21' is not a whole number from 0 to 20;"
+                                + " engine 'fake' declares it spin",
+                "USI_Ponder=yes", "option 'USI_Ponder' = 'yes' is not true or false; engine 'fake' declares it check");
+        for (var entry : refusedValues.entrySet()) {
+            String[] option = entry.getKey().split("=", 2);
+            EngineFailure refused =
+                    Sessions.startFailure(Sessions.fake("--ponder").withOptions(Map.of(option[0], option[1])), QUICK);
+            assertEquals(EngineFailure.Kind.START_FAILED, refused.kind());
+            assertEquals(entry.getValue(), refused.detail());
+        }
+        UsiEngine within = Sessions.start(
+                Sessions.fake("--ponder").withOptions(Map.of("Skill Level", "20", "USI_Ponder", "FALSE")),
+                Variant.MINISHOGI,
+                QUICK);
+        within.close();
+    }
+
+    /**
      * An option that names a file is set only where the catalog entry allows it, and only to a path inside
      * the engine's working directory; refused, it creates no file anywhere.
      */
