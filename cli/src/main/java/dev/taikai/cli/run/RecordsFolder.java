@@ -93,10 +93,10 @@ public final class RecordsFolder {
             PrintWriter out)
             throws IOException, ConfigException {
         checkFree(plan, tournamentId);
-        clear(plan.output());
         List<String> warnings = new ArrayList<>();
         int logged = 0;
-        try (RunRecords folder = RunRecords.open(plan, run)) {
+        // cleared with the folder's lock held: a second fetch into it is refused before it removes anything
+        try (RunRecords folder = RunRecords.open(plan, run, null, RecordsFolder::clear)) {
             Files.writeString(plan.output().resolve(TOURNAMENT_ID), tournamentId + "\n", StandardCharsets.UTF_8);
             for (GameRecord record : records) {
                 String[] why = {""};

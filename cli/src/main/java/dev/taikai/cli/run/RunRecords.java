@@ -117,6 +117,20 @@ final class RunRecords implements AutoCloseable {
 
     /** As {@link #open(RunPlan, TournamentRun)} for the run started by {@code command} (null: unknown). */
     static RunRecords open(RunPlan plan, TournamentRun run, Invocation command) throws IOException, ConfigException {
+        return open(plan, run, command, dir -> {});
+    }
+
+    /** What a writer of the folder does to it first, with the folder's lock held. */
+    interface FirstStep {
+        void on(Path dir) throws IOException;
+    }
+
+    /**
+     * As {@link #open(RunPlan, TournamentRun, Invocation)}, after {@code first} ran on the folder with its
+     * lock held: a cluster's folder is cleared so, and a second writer refused by the lock touches nothing.
+     */
+    static RunRecords open(RunPlan plan, TournamentRun run, Invocation command, FirstStep first)
+            throws IOException, ConfigException {
         Path dir = plan.output();
         if (Files.exists(dir) && !Files.isDirectory(dir)) {
             throw new ConfigException(
@@ -129,6 +143,7 @@ final class RunRecords implements AutoCloseable {
         }
         FolderLock lock = FolderLock.take(dir);
         try {
+            first.on(dir);
             return open(plan, run, dir, lock, command);
         } catch (IOException | ConfigException | RuntimeException e) {
             lock.close();

@@ -34,4 +34,52 @@ class RecordsFolderTest {
         RecordsFolder.checkFree(fine, null);
         assertTrue(Files.isDirectory(fine.output()), "made now, as taikai run makes its own");
     }
+
+    /**
+     * A second fetch into a folder being written was refused by the folder's lock, but only after it had
+     * cleared the folder under the first, which then failed: it touches nothing now.
+     */
+    @Test
+    void aWriterRefusedByTheLockRemovesNothing(@TempDir Path dir) throws Exception {
+        RunPlan plan = CutechessArguments.parse(List.of(
+                "-variant",
+                "minishogi",
+                "-engine",
+                "conf=taikai-1",
+                "-engine",
+                "conf=taikai-2",
+                "-each",
+                "nodes=20",
+                "-maxmoves",
+                "12",
+                "-out",
+                dir.resolve("fetched").toString()));
+        Tournaments.run(plan, dev.taikai.enginehost.session.Timeouts.DEFAULT);
+        Files.writeString(plan.output().resolve("cluster.txt"), "t-1\n");
+        List<String> before;
+        try (var files = Files.list(plan.output())) {
+            before = files.map(f -> f.getFileName().toString()).sorted().toList();
+        }
+        try (var channel = java.nio.channels.FileChannel.open(
+                        plan.output().resolve("taikai.lock"),
+                        java.nio.file.StandardOpenOption.CREATE,
+                        java.nio.file.StandardOpenOption.WRITE);
+                var held = channel.lock()) {
+            ConfigException refused = assertThrows(
+                    ConfigException.class,
+                    () -> RecordsFolder.write(
+                            plan,
+                            plan.newRun(),
+                            "t-1",
+                            List.of(),
+                            new java.io.PrintWriter(new java.io.StringWriter())));
+            assertTrue(refused.getMessage().contains("is in use by another run"), refused.getMessage());
+        }
+        try (var files = Files.list(plan.output())) {
+            org.junit.jupiter.api.Assertions.assertEquals(
+                    before, files.map(f -> f.getFileName().toString()).sorted().toList(), "every file still there");
+        }
+        org.junit.jupiter.api.Assertions.assertEquals(
+                2, Tournaments.journal(plan.output()).size());
+    }
 }
