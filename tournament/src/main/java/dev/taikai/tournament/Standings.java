@@ -50,6 +50,11 @@ public final class Standings {
         return true;
     }
 
+    /** The engines in table order: the tournament's, then any that joined later (a league's) and played. */
+    public synchronized List<String> engines() {
+        return List.copyOf(entrants);
+    }
+
     public synchronized boolean contains(String gameId) {
         return games.containsKey(gameId);
     }

@@ -59,16 +59,17 @@ public final class Report {
                 "stall",
                 "resigned",
                 "adjudicated");
-        for (Entrant entrant : entrants) {
-            Map<Termination, Integer> counts = standings.terminations(entrant.name());
-            out.printf(Locale.ROOT, "  %-20s", entrant.name());
+        // every engine with games: a league's later joins too, not only the file's
+        for (String engine : standings.engines()) {
+            Map<Termination, Integer> counts = standings.terminations(engine);
+            out.printf(Locale.ROOT, "  %-20s", engine);
             int[] widths = {8, 8, 10, 6, 8, 11};
             for (int k = 0; k < FAILURES.size(); k++) {
                 out.printf(Locale.ROOT, " %" + widths[k] + "d", counts.getOrDefault(FAILURES.get(k), 0));
             }
             out.println();
         }
-        clocks(out, entrants, standings);
+        clocks(out, standings.engines(), standings);
     }
 
     /** The standings table with its Elo note, as the report begins and {@code -ratinginterval} shows it. */
@@ -124,7 +125,7 @@ public final class Report {
      * and its time losses; an engine that lost more than a few percent of its games on time is named, with
      * the margin that would have saved them.
      */
-    private static void clocks(PrintWriter out, List<Entrant> entrants, Standings standings) {
+    private static void clocks(PrintWriter out, List<String> engines, Standings standings) {
         out.printf("%nClocks (a move's overrun: time used past what its clock allowed; a move that lost on time is"
                 + " counted under time losses, not among the moves)%n");
         out.printf(
@@ -136,8 +137,7 @@ public final class Report {
                 "max overrun ms",
                 "cpu-excused",
                 "time losses");
-        List<ClockUse> uses =
-                entrants.stream().map(e -> standings.clockUse(e.name())).toList();
+        List<ClockUse> uses = engines.stream().map(standings::clockUse).toList();
         for (ClockUse use : uses) {
             out.printf(
                     Locale.ROOT,
