@@ -234,8 +234,7 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
     static void describe(PrintWriter out, LocalCluster cluster) {
         out.printf("Cluster in %s (Kafka %s):%n", cluster.directory(), cluster.bootstrapServers());
         for (LocalCluster.Member m : cluster.members()) {
-            boolean alive =
-                    ProcessHandle.of(m.pid()).map(ProcessHandle::isAlive).orElse(false);
+            boolean alive = m.process().map(ProcessHandle::isAlive).orElse(false);
             out.printf(
                     Locale.ROOT,
                     "  %-11s pid %-7d %s%s%n",

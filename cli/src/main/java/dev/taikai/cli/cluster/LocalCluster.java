@@ -39,8 +39,31 @@ import javax.net.ssl.SSLContext;
  * where, so that later commands (and {@code taikai cluster down}) find it.
  */
 public final class LocalCluster {
-    /** One service process; {@code tls}: its listeners speak TLS only. */
-    public record Member(String name, String role, long pid, int httpPort, int grpcPort, boolean tls) {
+    /**
+     * One service process; {@code tls}: its listeners speak TLS only; {@code startedMillis}: when its process
+     * started (0: not recorded, a cluster recorded by an earlier Taikai), so that a pid the system has given
+     * to another process since is never taken for the member.
+     */
+    public record Member(
+            String name, String role, long pid, long startedMillis, int httpPort, int grpcPort, boolean tls) {
+        /** The member's process, while it runs: not another process that has its pid now. */
+        public Optional<ProcessHandle> process() {
+            return ProcessHandle.of(pid)
+                    .filter(handle -> startedMillis == 0
+                            || handle.info()
+                                    .startInstant()
+                                    .map(at -> Math.abs(at.toEpochMilli() - startedMillis) < 1_000)
+                                    .orElse(false));
+        }
+
+        /** When {@code pid}'s process started, epoch milliseconds (0 when unknown). */
+        static long startOf(long pid) {
+            return ProcessHandle.of(pid)
+                    .flatMap(handle -> handle.info().startInstant())
+                    .map(java.time.Instant::toEpochMilli)
+                    .orElse(0L);
+        }
+
         public String http() {
             return (tls ? "https" : "http") + "://127.0.0.1:" + httpPort;
         }
@@ -162,7 +185,8 @@ public final class LocalCluster {
             KafkaBroker broker = KafkaBroker.start(libs, directory.resolve("kafka"), 0, ports, cluster.brokerTls());
             String kafka = broker.bootstrapServers();
             cluster.bootstrapServers = kafka;
-            cluster.members.add(new Member("kafka", "kafka", broker.pid(), 0, broker.port(), false));
+            cluster.members.add(
+                    new Member("kafka", "kafka", broker.pid(), Member.startOf(broker.pid()), 0, broker.port(), false));
             cluster.processes.put("kafka", broker.process());
             // the scheduler creates the topics; the others start once it is ready
             cluster.startAll(
@@ -365,8 +389,14 @@ public final class LocalCluster {
         }
         Process process = service(launch.app(), directory, name, launch.httpPort(), launch.grpcPort(), options);
         processes.put(name, process);
-        Member member =
-                new Member(name, role, process.pid(), launch.httpPort(), launch.grpcPort(), certificates != null);
+        Member member = new Member(
+                name,
+                role,
+                process.pid(),
+                Member.startOf(process.pid()),
+                launch.httpPort(),
+                launch.grpcPort(),
+                certificates != null);
         members.removeIf(m -> m.name().equals(name));
         members.add(member);
         launches.put(name, launch);
@@ -376,7 +406,7 @@ public final class LocalCluster {
     /** Kills a member at once with SIGKILL, as a crash would, and waits until it is gone. */
     public void kill(String name) throws InterruptedException {
         Member member = member(name);
-        Optional<ProcessHandle> handle = ProcessHandle.of(member.pid());
+        Optional<ProcessHandle> handle = member.process();
         if (handle.isPresent()) {
             handle.get().destroyForcibly();
             try {
@@ -393,7 +423,7 @@ public final class LocalCluster {
      */
     public Member restart(String name, Duration readyWithin) throws IOException, InterruptedException {
         Member old = member(name);
-        if (ProcessHandle.of(old.pid()).map(ProcessHandle::isAlive).orElse(false)) {
+        if (old.process().map(ProcessHandle::isAlive).orElse(false)) {
             throw new IllegalStateException(name + " is still running (pid " + old.pid() + ")");
         }
         Member member;
@@ -408,7 +438,7 @@ public final class LocalCluster {
                     old.grpcPort(),
                     LoopbackPorts::next,
                     brokerTls());
-            member = new Member("kafka", "kafka", broker.pid(), 0, broker.port(), false);
+            member = new Member("kafka", "kafka", broker.pid(), Member.startOf(broker.pid()), 0, broker.port(), false);
             processes.put("kafka", broker.process());
             synchronized (this) {
                 members.replaceAll(m -> m.name().equals(name) ? member : m);
@@ -508,7 +538,7 @@ public final class LocalCluster {
     }
 
     private static boolean alive(Member member) {
-        return ProcessHandle.of(member.pid()).map(ProcessHandle::isAlive).orElse(false);
+        return member.process().map(ProcessHandle::isAlive).orElse(false);
     }
 
     /** "exit code 1" or "killed by signal 9", as far as this object started the member. */
@@ -563,7 +593,7 @@ public final class LocalCluster {
     }
 
     private static void kill(Member member) throws InterruptedException {
-        Optional<ProcessHandle> handle = ProcessHandle.of(member.pid());
+        Optional<ProcessHandle> handle = member.process();
         if (handle.isEmpty()) {
             return;
         }
@@ -602,6 +632,7 @@ public final class LocalCluster {
                     .put("name", m.name())
                     .put("role", m.role())
                     .put("pid", m.pid())
+                    .put("started_ms", m.startedMillis())
                     .put("http_port", m.httpPort())
                     .put("grpc_port", m.grpcPort());
         }
@@ -635,6 +666,7 @@ public final class LocalCluster {
                     m.get("name").asText(),
                     role,
                     m.get("pid").asLong(),
+                    m.path("started_ms").asLong(0),
                     m.get("http_port").asInt(),
                     m.get("grpc_port").asInt(),
                     tls && !role.equals("kafka")));
@@ -725,7 +757,7 @@ public final class LocalCluster {
             members().stream().filter(m -> m.role().equals(role)).forEach(order::add);
         }
         for (Member member : order) {
-            Optional<ProcessHandle> handle = ProcessHandle.of(member.pid());
+            Optional<ProcessHandle> handle = member.process();
             if (handle.isEmpty()) {
                 continue;
             }
