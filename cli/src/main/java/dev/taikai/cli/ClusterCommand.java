@@ -13,6 +13,7 @@ import dev.taikai.enginehost.catalog.Catalog;
 import dev.taikai.enginehost.catalog.EngineSpec;
 import dev.taikai.enginehost.config.ConfigException;
 import dev.taikai.proto.common.v1.GameRecord;
+import dev.taikai.proto.scheduler.v1.GetGameRecordsResponse;
 import dev.taikai.proto.tournament.v1.Status;
 import dev.taikai.proto.tournament.v1.TournamentState;
 import dev.taikai.referee.messages.GameMessages;
@@ -264,7 +265,8 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
                         + " and writes the records folder of 'taikai run' (results.json, games/*.kif, all-games.kif, all-games.sfen, taikai.log, report.html;"
                         + " logs/*.log.gz with 'engine-logs: true', and for a game whose engine failed) to the file's output.",
                 "Engines are named by catalog id (no command lines travel to the workers). Exit codes: 0 finished or"
-                        + " SPRT concluded, 1 cancelled or failed, 2 bad tournament file or output."
+                        + " SPRT concluded, 1 cancelled or failed, 2 bad tournament file or output, 3 the scheduler was lost"
+                        + " while following (the tournament goes on; the message says how to fetch it)."
             })
     static final class Submit extends RecordsOutput implements Callable<Integer> {
         @Spec
@@ -306,6 +308,7 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
                             + " 'taikai cluster up --catalog FILE' and name the engine with 'engine: ID'");
                 }
             }
+            boolean folderExisted = Files.exists(plan.output());
             try {
                 RecordsFolder.checkFree(plan, null);
             } catch (ConfigException e) {
@@ -321,6 +324,15 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
             } catch (SchedulerClient.Refused e) {
                 if (e.status() == 400) {
                     throw new ExitCodes.UsageException(e.getMessage());
+                }
+                throw e;
+            } catch (SchedulerClient.Unreachable e) {
+                if (!folderExisted) { // no tournament: the folder made for its records goes again, when empty
+                    try {
+                        Files.deleteIfExists(plan.output());
+                    } catch (IOException notEmpty) {
+                        // something else was put there meanwhile: left as it is
+                    }
                 }
                 throw e;
             }
@@ -361,7 +373,8 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
                 "Follows a tournament the cluster plays (or has played) to its end, as 'submit' does, and writes its"
                         + " records folder; the FILE is the tournament file it was submitted from.",
                 "Exit codes: 0 finished or SPRT concluded, 1 cancelled or failed, 2 unknown tournament, a file that"
-                        + " describes another tournament, or an output that holds another run."
+                        + " describes another tournament, or an output that holds another run, 3 the scheduler was lost while"
+                        + " following (the tournament goes on; the message says how to fetch it)."
             })
     static final class Fetch extends RecordsOutput implements Callable<Integer> {
         @Spec
@@ -420,6 +433,25 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
         return "./taikai cluster fetch" + dirOption(dir) + (out == null ? "" : " --out " + out) + " " + id + " " + file;
     }
 
+    /**
+     * The records from {@code from} on, waiting for the next game; a scheduler lost meanwhile (stopped, its
+     * token revoked) ends the command with exit code 3 and the command that picks the tournament up again.
+     */
+    private static GetGameRecordsResponse page(SchedulerClient scheduler, String id, int from, String refetch)
+            throws IOException {
+        try {
+            return scheduler.records(id, from, 1000, WAIT_MILLIS);
+        } catch (SchedulerClient.Unreachable | SchedulerClient.Refused e) {
+            if (e instanceof SchedulerClient.Refused refused && refused.status() / 100 != 4) {
+                throw e;
+            }
+            throw new ExitCodes.Lost(
+                    "lost the scheduler: " + e.getMessage() + "; tournament " + id + " goes on in the cluster."
+                            + " Follow it and write its records with: " + refetch,
+                    e);
+        }
+    }
+
     /** How long one request for records waits for the next game to finish (a long poll). */
     private static final int WAIT_MILLIS = 10_000;
 
@@ -461,7 +493,7 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
             List<GameRecord> records = new ArrayList<>();
             long started = System.nanoTime();
             while (true) {
-                var page = scheduler.records(id, records.size(), 1000, WAIT_MILLIS);
+                var page = page(scheduler, id, records.size(), refetch);
                 for (GameRecord record : page.getRecordsList()) {
                     var game = GameMessages.record(record).record();
                     records.add(record);

@@ -12,6 +12,8 @@ import picocli.CommandLine;
 final class ExitCodes implements CommandLine.IExecutionExceptionHandler {
     static final int FAILURE = 1;
     static final int USAGE = 2;
+    /** A command that follows a cluster's tournament lost the scheduler; the tournament goes on there. */
+    static final int LOST = 3;
 
     /** Bad input found by a command: its message and exit code 2. */
     static final class UsageException extends RuntimeException {
@@ -31,6 +33,15 @@ final class ExitCodes implements CommandLine.IExecutionExceptionHandler {
         }
     }
 
+    /** The scheduler was lost while following a tournament, which goes on: its message and exit code 3. */
+    static final class Lost extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        Lost(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
     @Override
     public int handleExecutionException(
             Exception exception, CommandLine commandLine, CommandLine.ParseResult parseResult) {
@@ -40,8 +51,14 @@ final class ExitCodes implements CommandLine.IExecutionExceptionHandler {
             err.println(command + ": " + exception.getMessage());
             return USAGE;
         }
+        if (exception instanceof Lost) {
+            err.println(command + ": " + exception.getMessage());
+            return LOST;
+        }
         err.println(command + ": failed: "
-                + (exception instanceof WorkFailed || exception instanceof RecordsNotWritten
+                + (exception instanceof WorkFailed
+                                || exception instanceof RecordsNotWritten
+                                || exception instanceof dev.taikai.cli.cluster.SchedulerClient.Unreachable
                         ? exception.getMessage()
                         : exception.toString()));
         if (System.getenv("TAIKAI_DEBUG") != null) {

@@ -32,9 +32,17 @@ public final class SchedulerClient {
     /** Errors come back in JSON whatever was asked for. */
     private static final String ACCEPT = PROTOBUF + ", application/json;q=0.5";
 
+    static {
+        // the JDK sends a POST again, once, when its answer times out: a tournament would be created twice
+        System.setProperty("sun.net.http.retryPost", "false");
+    }
+
     private static final int CONNECT_MILLIS = 5_000;
-    /** Longer than the longest wait for records (30 s) that a request may ask the scheduler for. */
-    private static final int READ_MILLIS = 60_000;
+    /**
+     * Longer than the longest wait for records (30 s) that a request may ask the scheduler for, and than its
+     * own wait for Kafka (a producer's 60 s), so that its answer then (503, Kafka does not answer) arrives.
+     */
+    private static final int READ_MILLIS = 90_000;
 
     /** The scheduler answered with an error; {@code status} is the HTTP status. */
     public static final class Refused extends IOException {
@@ -47,6 +55,26 @@ public final class SchedulerClient {
 
         public int status() {
             return status;
+        }
+    }
+
+    /** The scheduler could not be reached, or stopped answering: what happened, in words, and where. */
+    public static final class Unreachable extends IOException {
+        Unreachable(String base, IOException cause) {
+            super("the scheduler at " + base + " " + why(cause), cause);
+        }
+
+        private static String why(IOException e) {
+            if (e instanceof java.net.ConnectException) {
+                return "refuses connections (is the cluster up? './taikai cluster status')";
+            }
+            if (e instanceof java.net.SocketTimeoutException) {
+                return "did not answer in time";
+            }
+            if (e instanceof javax.net.ssl.SSLException) {
+                return "broke off the TLS connection (" + e.getMessage() + ")";
+            }
+            return "could not be asked (" + e + ")";
         }
     }
 
@@ -147,6 +175,16 @@ public final class SchedulerClient {
 
     /** One request, its answer's body; {@code body} (binary protobuf) is sent when not null. */
     private byte[] bytes(String method, String path, byte[] body, String accept) throws IOException {
+        try {
+            return request(method, path, body, accept);
+        } catch (Refused | Unreachable e) {
+            throw e;
+        } catch (IOException e) {
+            throw new Unreachable(base, e);
+        }
+    }
+
+    private byte[] request(String method, String path, byte[] body, String accept) throws IOException {
         // each answer is read to its end and closed, so that the next request reuses the connection
         HttpURLConnection http =
                 (HttpURLConnection) URI.create(base + path).toURL().openConnection();
