@@ -149,7 +149,9 @@ public final class UsiEngine extends PipeEngine {
             OutputLine line = next(deadline);
             if (line == null) {
                 return Optional.of(fail(
-                        EngineFailure.Kind.STALL, "no usiok within " + timeouts.handshakeMillis() + " ms of starting"));
+                        EngineFailure.Kind.STALL,
+                        "no usiok within " + timeouts.handshakeMillis() + " ms of starting (an XBoard engine never"
+                                + " says it: give one proto=xboard, or protocol: xboard in its catalog entry)"));
             }
             if (line == OutputLine.END) {
                 return Optional.of(disconnected("before usiok"));

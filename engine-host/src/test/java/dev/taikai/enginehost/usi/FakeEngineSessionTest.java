@@ -299,7 +299,7 @@ class FakeEngineSessionTest {
     void handshakeDeadlines() {
         EngineFailure noUsiok = Sessions.startFailure(Sessions.fake("--no-usiok"), Sessions.withHandshake(800));
         assertEquals(EngineFailure.Kind.STALL, noUsiok.kind());
-        assertEquals("no usiok within 800 ms of starting", noUsiok.detail());
+        assertTrue(noUsiok.detail().startsWith("no usiok within 800 ms of starting ("), noUsiok.detail());
 
         EngineFailure noReadyok = Sessions.startFailure(Sessions.fake("--no-readyok"), Sessions.withHandshake(3000));
         assertEquals(EngineFailure.Kind.STALL, noReadyok.kind());
@@ -508,6 +508,22 @@ class FakeEngineSessionTest {
                 LocalEngine.refusingUnlistedOptions(UsiEngine.start(spec, Variant.MINISHOGI, QUICK)));
         assertEquals(EngineFailure.Kind.START_FAILED, refused.kind());
         assertEquals(named, refused.detail());
+    }
+
+    /**
+     * An XBoard engine started as a USI one never says usiok: the stall said only that, and the user had
+     * to guess the engine's protocol; it names the setting now, beside the engine's own answer.
+     */
+    @Test
+    void anXBoardEngineStartedAsUsiStallsWithTheSettingItNeeds() {
+        EngineFailure refused = Sessions.startFailure(Sessions.fake("--xboard"), Sessions.withHandshake(1_500));
+        assertEquals(EngineFailure.Kind.STALL, refused.kind());
+        assertTrue(
+                refused.detail()
+                        .startsWith("no usiok within 1500 ms of starting (an XBoard engine never says it: give"
+                                + " one proto=xboard, or protocol: xboard in its catalog entry)"),
+                refused.detail());
+        assertTrue(refused.detail().contains("Error (unknown command): usi"), refused.detail());
     }
 
     /**
