@@ -621,13 +621,18 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
     @Command(
             name = "down",
             mixinStandardHelpOptions = true,
-            description = "Stops everything 'taikai cluster up' started (referees, workers, scheduler, then Kafka).")
+            description =
+                    "Stops everything 'taikai cluster up' started (referees, workers, scheduler, then Kafka); with no cluster running there it says so and exits 0.")
     static final class Down extends Directory implements Callable<Integer> {
         @Spec
         private CommandSpec spec;
 
         @Override
         public Integer call() throws Exception {
+            if (!LocalCluster.isRecorded(dir)) { // stopped already: a teardown script's second down is no error
+                spec.commandLine().getOut().println("No cluster runs in " + dir + "; nothing to stop.");
+                return 0;
+            }
             LocalCluster cluster = recorded();
             cluster.stop(Duration.ofSeconds(40));
             Files.deleteIfExists(dir.resolve("catalog.path"));

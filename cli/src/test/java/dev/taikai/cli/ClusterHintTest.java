@@ -29,6 +29,11 @@ class ClusterHintTest {
                         + dir + "'\n",
                 none.err());
 
+        // a second down (a teardown script's) is no error
+        CliRun down = CliRun.of("cluster", "down", "--dir", dir.toString());
+        assertEquals(0, down.exitCode(), down.err());
+        assertEquals("No cluster runs in " + dir + "; nothing to stop.\n", down.out());
+
         Files.writeString(dir.resolve("cluster.json"), "{}");
         CliRun twice = CliRun.of("cluster", "up", "--dir", dir.toString());
         assertEquals(2, twice.exitCode(), twice.err());
