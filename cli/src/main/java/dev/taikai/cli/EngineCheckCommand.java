@@ -102,6 +102,11 @@ final class EngineCheckCommand implements Callable<Integer> {
             }
             Set<Quirk> allQuirks =
                     resolved.quirks().isEmpty() ? EnumSet.noneOf(Quirk.class) : EnumSet.copyOf(resolved.quirks());
+            if (!quirks.isEmpty() && resolved.protocol() == dev.taikai.enginehost.catalog.Protocol.XBOARD) {
+                // as -engine and catalog entries refuse it: a quirk would be accepted and ignored
+                throw new ExitCodes.UsageException("--quirk is a USI setting; engine '" + resolved.id()
+                        + "' speaks XBoard, which names its variant and pieces itself");
+            }
             for (String quirk : quirks) {
                 allQuirks.add(Quirk.byId(quirk)
                         .orElseThrow(() ->

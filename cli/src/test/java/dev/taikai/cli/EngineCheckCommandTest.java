@@ -55,6 +55,7 @@ class EngineCheckCommandTest {
                 "engine-check --variant minishogi | Missing required option: '--engine=ID|COMMAND'",
                 "engine-check --engine x --variant minishogi --quirk fast | unknown quirk 'fast'; known: swapped-clocks",
                 "engine-check --engine x --variant minishogi --option Hash | --option needs NAME=VALUE, not 'Hash'",
+                "engine-check --engine crazywa --variant minishogi --quirk swapped-clocks | --quirk is a USI setting; engine 'crazywa' speaks XBoard",
                 "engine-check --engine x --variant minishogi --catalog /no/such.yaml | cannot read engine catalog /no/such.yaml: it does not exist",
             })
     void badUsageIsExitCodeTwo(String commandLine, String message) {
