@@ -323,13 +323,20 @@ public final class LocalCluster {
     }
 
     /**
-     * Issues one token per role for this cluster: {@code access/tokens} holds their hashes (the services
-     * read it), {@code access/<role>.token} each token itself, readable by this user only. Tokens never
-     * appear on a command line.
+     * Issues one token per role for this cluster, unless an earlier cluster in this folder did: {@code
+     * access/tokens} holds their hashes (the services read it), {@code access/<role>.token} each token
+     * itself, readable by this user only. Tokens never appear on a command line.
      */
-    private static Path issueTokens(Path directory) throws IOException {
+    static Path issueTokens(Path directory) throws IOException {
         Path access = directory.resolve(ACCESS);
         Files.createDirectories(access);
+        if (Files.exists(access.resolve(TOKENS))
+                && java.util.Arrays.stream(Role.values())
+                        .allMatch(role -> Files.exists(access.resolve(tokenFile(role))))) {
+            // an earlier up in this folder issued them: tokens handed out since (and lines added to the
+            // file, 'taikai token') keep working across a down and an up, as the tournaments do
+            return access;
+        }
         List<String> lines = new ArrayList<>(List.of("# Taikai access tokens of this local cluster (hashes only)"));
         for (Role role : Role.values()) {
             String token = Tokens.newToken();
