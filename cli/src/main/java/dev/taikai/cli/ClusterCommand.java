@@ -563,7 +563,7 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
             name = "status",
             mixinStandardHelpOptions = true,
             description = {
-                "Shows what the cluster runs and where.",
+                "Shows what the cluster runs and where; exit code 1 when a member is not running.",
                 "With --url MEMBER, prints only that member's HTTP address, and with --ca only the file of the"
                         + " cluster's CA certificate (for scripts: curl --cacert \"$(./taikai cluster status --ca)\""
                         + " \"$(./taikai cluster status --url scheduler)/api/tournaments\")."
@@ -598,6 +598,18 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
             }
             if (url == null) {
                 describe(spec.commandLine().getOut(), cluster);
+                long down = cluster.members().stream()
+                        .filter(m -> !m.process().map(ProcessHandle::isAlive).orElse(false))
+                        .count();
+                if (down > 0) { // a script's check of the cluster must see it
+                    spec.commandLine()
+                            .getErr()
+                            .println(down + " of " + cluster.members().size() + " members are not running; start the"
+                                    + " cluster again with './taikai cluster down" + dirOption(dir)
+                                    + "' and './taikai cluster up" + dirOption(dir) + "' (its tournaments and tokens"
+                                    + " are kept)");
+                    return ExitCodes.FAILURE;
+                }
                 return 0;
             }
             for (LocalCluster.Member m : cluster.members()) {

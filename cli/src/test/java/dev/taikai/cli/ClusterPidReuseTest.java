@@ -31,6 +31,13 @@ class ClusterPidReuseTest {
             assertTrue(recorded.member("referee-1").process().isEmpty(), "not the member: it started at another time");
             CliRun status = CliRun.of("cluster", "status", "--dir", dir.toString());
             assertTrue(status.out().contains("(not running)"), status.out() + status.err());
+            // a dead member is the script's business too: exit code 1, and how to start the cluster again
+            org.junit.jupiter.api.Assertions.assertEquals(1, status.exitCode(), status.err());
+            assertTrue(
+                    status.err()
+                            .startsWith("1 of 1 members are not running; start the cluster again with"
+                                    + " './taikai cluster down --dir " + dir + "'"),
+                    status.err());
             recorded.stop(Duration.ofSeconds(1));
             assertFalse(stranger.waitFor(1, TimeUnit.SECONDS), "the stranger still runs");
             assertTrue(stranger.isAlive());
