@@ -341,6 +341,14 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
                     "%s: tournament %s accepted by the scheduler, %s planned%n",
                     plan.spec().name(), id, Plural.games(state.getPlannedGames()));
             err.flush();
+            for (String role : List.of("referee", "worker")) {
+                if (cluster.members().stream()
+                        .filter(m -> m.role().equals(role))
+                        .noneMatch(m -> m.process().map(ProcessHandle::isAlive).orElse(false))) {
+                    err.println("warning: no " + role + " of the cluster runs ('./taikai cluster status"
+                            + dirOption(dir) + "'): the tournament waits until one does");
+                }
+            }
             String refetch = fetchCommand(dir, id, file, plan.output());
             if (detach) {
                 spec.commandLine().getOut().println(id);

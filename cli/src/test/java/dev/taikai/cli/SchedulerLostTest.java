@@ -67,6 +67,13 @@ class SchedulerLostTest {
                                 + dir.resolve("t.yaml")),
                 submit.err());
         assertFalse(submit.err().contains("Exception"), submit.err());
+        // the stand-in cluster has no referee and no worker: the tournament would wait, silently
+        assertTrue(
+                submit.err()
+                        .contains("warning: no referee of the cluster runs ('./taikai cluster status --dir " + cluster
+                                + "'): the tournament waits until one does"),
+                submit.err());
+        assertTrue(submit.err().contains("warning: no worker of the cluster runs"), submit.err());
     }
 
     /** A cluster recorded in {@code dir/cluster} whose scheduler (plaintext) listens on {@code port}. */
