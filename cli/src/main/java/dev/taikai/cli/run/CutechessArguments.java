@@ -516,8 +516,8 @@ public final class CutechessArguments {
             given.add("byoyomi=" + settings.get("byoyomi"));
         }
         if (given.size() > 1) {
-            throw new ConfigException(
-                    String.join(" and ", given) + " are two time controls; give one (tc= may take" + " byoyomi=)");
+            throw new ConfigException(String.join(" and ", given) + " are " + (given.size() == 2 ? "two" : given.size())
+                    + " time controls; give one (tc= may take byoyomi=)");
         }
         try {
             if (settings.containsKey("nodes")) {

@@ -442,14 +442,14 @@ final class RunRecords implements AutoCloseable {
         String result = record.winner() == null ? "draw" : record.winner() + " wins";
         return String.format(
                 Locale.ROOT,
-                "%s game %s: %s (sente) vs %s (gote): %s by %s after %d plies in %.1f s; %s%n",
+                "%s game %s: %s (sente) vs %s (gote): %s by %s after %s in %.1f s; %s%n",
                 Instant.ofEpochMilli(record.finishedEpochMillis()),
                 record.id(),
                 a.sente(),
                 a.gote(),
                 result,
                 record.outcome().termination().name().toLowerCase(Locale.ROOT),
-                record.plies(),
+                Plural.plies(record.plies()),
                 (record.finishedEpochMillis() - record.startedEpochMillis()) / 1000.0,
                 record.outcome().detail());
     }

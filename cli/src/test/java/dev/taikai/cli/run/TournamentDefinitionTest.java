@@ -298,6 +298,7 @@ class TournamentDefinitionTest {
                 "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -each proto=uci | -each proto=uci: engines speak usi or xboard",
                 "-variant minishogi -engine conf=taikai-1 proto=xboard -engine conf=taikai-2 | -engine conf=taikai-1 speaks usi, not proto=xboard",
                 "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -each tc=1 st=0.1 | st=0.1 and tc=1 are two time controls; give one",
+                "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -each tc=1 st=0.1 nodes=5 | are 3 time controls; give one",
                 "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -sprt elo0=0 elo1=5 model=bogus | -sprt model=bogus: the SPRT here is in normalized Elo",
                 "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -openings file=x.pgn format=pgn | -openings format=pgn: an opening suite is SFEN lines",
                 "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -resign movecount=3 score=600 twosided=false | -resign twosided=false: resign adjudication is always two-sided",

@@ -241,7 +241,10 @@ public final class EngineConnection {
     /** A disconnect failure: the engine's exit status and {@code when} ("during a search"). */
     public EngineFailure disconnected(String when) {
         process.awaitExit(500);
-        String what = process.process().isAlive() ? "closed its output and kept running" : process.exitDescription();
+        String exit = process.exitDescription();
+        String what = process.process().isAlive()
+                ? "closed its output and kept running"
+                : exit.startsWith("killed") ? "was " + exit : exit;
         return fail(EngineFailure.Kind.DISCONNECT, "the engine " + what + " " + when);
     }
 
