@@ -985,7 +985,9 @@ class ClusterTest {
                         "  - {engine: fake-c, until-round: 2}",
                         "  - {engine: fake-d, from-round: 2}",
                         ""));
-        ClusterProbe.Output submitted = ClusterProbe.submit(cluster, file);
+        // the cluster's records go to a folder of their own: in the file's, the local run took them for its own
+        ClusterProbe.Output submitted = ClusterProbe.submit(
+                cluster, file, "--out", dir.resolve("league-cluster").toString());
         assertEquals(0, submitted.code(), submitted.err());
         assertTrue(submitted.out().contains("Standings of file league (minishogi, league, 8 games)"), submitted.out());
         assertTrue(submitted.out().contains("finished (all 3 rounds played)"), submitted.out());
@@ -1071,7 +1073,8 @@ class ClusterTest {
                             "output: " + format + "-local",
                             "engines: [fake-a, fake-b, fake-c, fake-d, fake-e]",
                             ""));
-            ClusterProbe.Output submitted = ClusterProbe.submit(cluster, file);
+            ClusterProbe.Output submitted = ClusterProbe.submit(
+                    cluster, file, "--out", dir.resolve(format + "-cluster").toString());
             assertEquals(0, submitted.code(), submitted.err());
             assertTrue(submitted.out().contains("finished"), submitted.out());
             StringWriter out = new StringWriter();

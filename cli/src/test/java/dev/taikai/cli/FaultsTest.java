@@ -388,7 +388,9 @@ class FaultsTest {
                         "output: local-misbehaving",
                         "engines: [steady-a, " + String.join(", ", MISBEHAVING.keySet()) + "]",
                         ""));
-        ClusterProbe.Output submitted = ClusterProbe.submit(cluster, file);
+        // the cluster's records go to a folder of their own: in the file's, the local run took them for its own
+        ClusterProbe.Output submitted = ClusterProbe.submit(
+                cluster, file, "--out", dir.resolve("cluster-misbehaving").toString());
         // every game is played, but 'mute' never started in its two: the run stops with that (exit 1), as
         // one that had three games would have stopped after them
         String neverStarted = "engine 'mute' did not start in any of its 2 games (";

@@ -351,6 +351,22 @@ class RunFoldersTest {
         assertEquals(journal, Files.readString(out.resolve("games.jsonl")), "left as it was");
     }
 
+    /** A folder 'cluster submit' wrote: a local run took its games for its own (same settings). */
+    @Test
+    void aClusterTournamentsFolderIsNotTakenForALocalRun(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("fetched");
+        CliRun first = quick("-out", out.toString(), "-engine", "conf=taikai-1", "-engine", "conf=taikai-2");
+        assertEquals(0, first.exitCode(), first.err());
+        Files.writeString(out.resolve("cluster.txt"), "t-7\n"); // as a cluster's records folder holds it
+        CliRun local = quick("-out", out.toString(), "-engine", "conf=taikai-1", "-engine", "conf=taikai-2");
+        assertEquals(2, local.exitCode(), local.err());
+        assertEquals(
+                List.of("taikai run: " + out + " holds the records of cluster tournament t-7 (cluster.txt): write them"
+                        + " again with './taikai cluster fetch', or run this one in another folder (another -out or"
+                        + " output:, or none for a new one)"),
+                local.err().lines().toList());
+    }
+
     @Test
     void anOutputThatIsAFileIsOneLine(@TempDir Path dir) throws Exception {
         Path file = Files.writeString(dir.resolve("taken"), "mine");

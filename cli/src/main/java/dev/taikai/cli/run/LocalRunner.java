@@ -23,6 +23,7 @@ import dev.taikai.tournament.stats.Sprt;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Locale;
@@ -117,6 +118,14 @@ public final class LocalRunner {
                 say("engine '" + entrant.name() + "' cannot be used: " + why.get() + "; no game was played");
                 return Ending.ABORTED;
             }
+        }
+        Path clusterRecords = plan.output().resolve(RecordsFolder.TOURNAMENT_ID);
+        if (Files.exists(
+                clusterRecords)) { // its games were played by the cluster: this run would count them as its own
+            throw new ConfigException(plan.output() + " holds the records of cluster tournament "
+                    + Files.readString(clusterRecords).strip() + " (" + RecordsFolder.TOURNAMENT_ID + "): write them"
+                    + " again with './taikai cluster fetch', or run this one in another folder (another -out or"
+                    + " output:, or none for a new one)");
         }
         TournamentRun run = plan.newRun();
         currentRun = run;

@@ -23,7 +23,8 @@ import java.util.stream.Stream;
  * and refused to any other run.
  */
 public final class RecordsFolder {
-    private static final String TOURNAMENT_ID = "cluster.txt";
+    /** The cluster tournament whose records the folder holds. */
+    static final String TOURNAMENT_ID = "cluster.txt";
 
     private RecordsFolder() {}
 
