@@ -119,9 +119,9 @@ public final class LocalRunner {
                 return Ending.ABORTED;
             }
         }
+        // a folder 'cluster submit' wrote: its games were the cluster's, and this run would count them as its own
         Path clusterRecords = plan.output().resolve(RecordsFolder.TOURNAMENT_ID);
-        if (Files.exists(
-                clusterRecords)) { // its games were played by the cluster: this run would count them as its own
+        if (Files.exists(clusterRecords)) {
             throw new ConfigException(plan.output() + " holds the records of cluster tournament "
                     + Files.readString(clusterRecords).strip() + " (" + RecordsFolder.TOURNAMENT_ID + "): write them"
                     + " again with './taikai cluster fetch', or run this one in another folder (another -out or"
