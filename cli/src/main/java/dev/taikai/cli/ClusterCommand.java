@@ -235,7 +235,7 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
     static void describe(PrintWriter out, LocalCluster cluster) {
         out.printf("Cluster in %s (Kafka %s):%n", cluster.directory(), cluster.bootstrapServers());
         for (LocalCluster.Member m : cluster.members()) {
-            boolean alive = m.process().map(ProcessHandle::isAlive).orElse(false);
+            boolean alive = m.running();
             out.printf(
                     Locale.ROOT,
                     "  %-11s pid %-7d %s%s%n",
@@ -344,7 +344,7 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
             for (String role : List.of("referee", "worker")) {
                 if (cluster.members().stream()
                         .filter(m -> m.role().equals(role))
-                        .noneMatch(m -> m.process().map(ProcessHandle::isAlive).orElse(false))) {
+                        .noneMatch(LocalCluster.Member::running)) {
                     err.println("warning: no " + role + " of the cluster runs ('./taikai cluster status"
                             + dirOption(dir) + "'): the tournament waits until one does");
                 }
@@ -606,9 +606,7 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
             }
             if (url == null) {
                 describe(spec.commandLine().getOut(), cluster);
-                long down = cluster.members().stream()
-                        .filter(m -> !m.process().map(ProcessHandle::isAlive).orElse(false))
-                        .count();
+                long down = cluster.members().stream().filter(m -> !m.running()).count();
                 if (down > 0) { // a script's check of the cluster must see it
                     spec.commandLine()
                             .getErr()

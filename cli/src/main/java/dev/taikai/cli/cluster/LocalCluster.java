@@ -56,6 +56,11 @@ public final class LocalCluster {
                                     .orElse(false));
         }
 
+        /** Whether the member's own process runs. */
+        public boolean running() {
+            return process().map(ProcessHandle::isAlive).orElse(false);
+        }
+
         /** When {@code pid}'s process started, epoch milliseconds (0 when unknown). */
         static long startOf(long pid) {
             return ProcessHandle.of(pid)
@@ -430,7 +435,7 @@ public final class LocalCluster {
      */
     public Member restart(String name, Duration readyWithin) throws IOException, InterruptedException {
         Member old = member(name);
-        if (old.process().map(ProcessHandle::isAlive).orElse(false)) {
+        if (old.running()) {
             throw new IllegalStateException(name + " is still running (pid " + old.pid() + ")");
         }
         Member member;
@@ -522,7 +527,7 @@ public final class LocalCluster {
                 }
             }
             for (Member member : members()) {
-                if (!alive(member)) {
+                if (!member.running()) {
                     Path log = log(member.name());
                     long offset = logOffsets.getOrDefault(member.name(), 0L);
                     throw new StartFailure(
@@ -542,10 +547,6 @@ public final class LocalCluster {
             }
             Thread.sleep(200);
         }
-    }
-
-    private static boolean alive(Member member) {
-        return member.process().map(ProcessHandle::isAlive).orElse(false);
     }
 
     /** "exit code 1" or "killed by signal 9", as far as this object started the member. */

@@ -408,10 +408,13 @@ public final class LocalRunner {
         return record;
     }
 
+    /** Stops the run for good: {@code entrant}'s engine failed in a way every game would meet again. */
+    private void cannotBeUsed(String entrant, EngineFailure failure) {
+        abort(currentRun, "engine '" + entrant + "' cannot be used: " + failure);
+    }
+
     private void stopOnFatal(String entrant, LocalEngine engine) {
-        engine.failure()
-                .filter(SlotSessions::fatal)
-                .ifPresent(failure -> abort(currentRun, "engine '" + entrant + "' cannot be used: " + failure));
+        engine.failure().filter(SlotSessions::fatal).ifPresent(failure -> cannotBeUsed(entrant, failure));
     }
 
     /**
@@ -440,7 +443,7 @@ public final class LocalRunner {
         }
         String entrant = side == Color.SENTE ? game.sente() : game.gote();
         if (SlotSessions.fatal(failure)) {
-            abort(currentRun, "engine '" + entrant + "' cannot be used: " + failure);
+            cannotBeUsed(entrant, failure);
             return Optional.empty();
         }
         keepLog(game.gameId(), List.of(EngineLogs.failedStart(entrant, failure)));

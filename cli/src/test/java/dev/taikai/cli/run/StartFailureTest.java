@@ -49,11 +49,7 @@ class StartFailureTest {
     @Test
     void anXBoardEngineThatCannotBeGivenTheOpeningsStopsTheRun(@TempDir Path dir) throws Exception {
         Path suite = Files.writeString(dir.resolve("suite.txt"), "startpos moves 5d5c 1b1c\nstartpos moves 4e4d\n");
-        List<String> args = new java.util.ArrayList<>(List.of(
-                "-variant", "minishogi", "-engine", "conf=taikai-1", "-engine", "name=nosetboard", "proto=xboard"));
-        List<String> fake = dev.taikai.testkit.FakeEngines.command("--xboard", "--no-setboard");
-        args.add("cmd=" + fake.get(0));
-        fake.subList(1, fake.size()).forEach(word -> args.add("arg=" + word));
+        List<String> args = againstAFakeXBoardEngine("nosetboard", "--no-setboard");
         args.addAll(List.of(
                 "-each", "st=0.1", "-games", "2", "-rounds", "5", "-concurrency", "1", "-openings", "file=" + suite));
         args.addAll(List.of("-out", dir.resolve("out").toString()));
@@ -70,11 +66,7 @@ class StartFailureTest {
     /** The driver's start warnings (here an XBoard engine that never says feature done=1) reach the run's output. */
     @Test
     void anEnginesStartWarningsAreSaidOnce(@TempDir Path dir) throws Exception {
-        List<String> args = new java.util.ArrayList<>(List.of(
-                "-variant", "minishogi", "-engine", "conf=taikai-1", "-engine", "name=slowfeatures", "proto=xboard"));
-        List<String> fake = dev.taikai.testkit.FakeEngines.command("--xboard", "--no-usiok");
-        args.add("cmd=" + fake.get(0));
-        fake.subList(1, fake.size()).forEach(word -> args.add("arg=" + word));
+        List<String> args = againstAFakeXBoardEngine("slowfeatures", "--no-usiok");
         args.addAll(List.of("-each", "st=0.05", "-games", "2", "-maxmoves", "6", "-concurrency", "1"));
         args.addAll(List.of("-out", dir.resolve("out").toString()));
         Tournaments.Run run = Tournaments.run(CutechessArguments.parse(args), Timeouts.DEFAULT);
@@ -206,5 +198,17 @@ class StartFailureTest {
                 dir.resolve("out").toString()));
         args.addAll(List.of(settings));
         return Tournaments.run(CutechessArguments.parse(args), Timeouts.DEFAULT);
+    }
+
+    /** The arguments of a match of the built-in engine against the fake XBoard engine {@code name} with {@code switches}. */
+    private static List<String> againstAFakeXBoardEngine(String name, String... switches) {
+        List<String> args = new java.util.ArrayList<>(List.of(
+                "-variant", "minishogi", "-engine", "conf=taikai-1", "-engine", "name=" + name, "proto=xboard"));
+        List<String> fake = new java.util.ArrayList<>(List.of("--xboard"));
+        fake.addAll(List.of(switches));
+        List<String> command = dev.taikai.testkit.FakeEngines.command(fake.toArray(String[]::new));
+        args.add("cmd=" + command.get(0));
+        command.subList(1, command.size()).forEach(word -> args.add("arg=" + word));
+        return args;
     }
 }
