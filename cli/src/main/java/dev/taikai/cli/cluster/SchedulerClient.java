@@ -74,7 +74,11 @@ public final class SchedulerClient {
             if (e instanceof javax.net.ssl.SSLException) {
                 return "broke off the TLS connection (" + e.getMessage() + ")";
             }
-            return "could not be asked (" + e + ")";
+            if (e instanceof java.net.SocketException && e.getMessage() != null) {
+                return "broke off the connection (" + e.getMessage() + ")"; // e.g. "Unexpected end of file"
+            }
+            return "could not be asked ("
+                    + (e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage()) + ")";
         }
     }
 
