@@ -3,6 +3,7 @@ package dev.taikai.cli;
 import dev.taikai.access.Role;
 import dev.taikai.cli.cluster.LocalCluster;
 import dev.taikai.cli.cluster.SchedulerClient;
+import dev.taikai.cli.run.PlanText;
 import dev.taikai.cli.run.Plural;
 import dev.taikai.cli.run.RecordsFolder;
 import dev.taikai.cli.run.RunPlan;
@@ -338,8 +339,8 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
             }
             String id = state.getTournamentId();
             err.printf(
-                    "%s: tournament %s accepted by the scheduler, %s planned%n",
-                    plan.spec().name(), id, Plural.games(state.getPlannedGames()));
+                    "%s: tournament %s accepted by the scheduler, %s%n",
+                    plan.spec().name(), id, PlanText.of(plan.spec(), state.getPlannedGames()));
             err.flush();
             for (String role : List.of("referee", "worker")) {
                 if (cluster.members().stream()

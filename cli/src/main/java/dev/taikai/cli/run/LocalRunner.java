@@ -239,12 +239,7 @@ public final class LocalRunner {
 
     /** "12 games planned", "12 games planned, 4 already played (resuming)", or a league's rounds. */
     private static String planText(TournamentRun run, int played) {
-        String planned = switch (run.spec().format()) {
-            case LEAGUE, SWISS -> run.spec().rounds() + " rounds";
-            case KNOCKOUT -> "single elimination";
-            default -> Plural.games(run.paired()) + " planned";
-        };
-        return planned + (played > 0 ? ", " + played + " already played (resuming)" : "");
+        return PlanText.of(run.spec(), run.paired()) + (played > 0 ? ", " + played + " already played (resuming)" : "");
     }
 
     /**
