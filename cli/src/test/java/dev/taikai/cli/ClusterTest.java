@@ -89,6 +89,8 @@ class ClusterTest {
                         + Tournaments.fakeEntry("fake-e", "--seed", "5", "--think-ms", "5")
                         + "  - id: never\n    command: '"
                         + (Files.exists(Path.of("/usr/bin/true")) ? "/usr/bin/true" : "/bin/true") + "'\n"
+                        + Tournaments.fakeEntry("fake-nosetboard", "--xboard", "--no-setboard")
+                        + "    protocol: xboard\n"
                         + Tournaments.fakeEntry("fake-slow", "--think-ms", "400")
                         + Tournaments.fakeEntry("fake-ponderous", "--think-ms", "40000"));
         // Another program takes worker-1's gRPC port (the sixth port handed out: broker, controller, the
@@ -791,6 +793,41 @@ class ClusterTest {
         assertTrue(scheduler
                 .engineLog(submitted.tournamentId(), forfeit.getAssignment().getLocalId())
                 .isEmpty());
+    }
+
+    /**
+     * An XBoard engine without setboard, in a tournament with openings, cannot play any of its games. A
+     * local run stopped at the first, but the cluster forfeited every game of the tournament and finished:
+     * as gote the engine lost after sente's first move, so the start-failure stop never came. The first
+     * such game counted now stops the tournament through the cluster too, with the same line.
+     */
+    @Test
+    void anEngineThatFailsEveryGameStopsTheTournamentThroughTheCluster() throws Exception {
+        Path suite = Files.writeString(dir.resolve("suite.txt"), "startpos moves 5d5c 1b1c\nstartpos moves 4e4d\n");
+        Path file = dir.resolve("nosetboard.yaml");
+        Files.writeString(
+                file,
+                String.join(
+                        "\n",
+                        "name: no setboard",
+                        "variant: minishogi",
+                        "catalog: fakes.yaml",
+                        "rounds: 10",
+                        "games: 2",
+                        "time-control: byoyomi 0.5",
+                        "openings: {file: " + suite + "}",
+                        "engines: [fake-a, fake-nosetboard]",
+                        ""));
+        ClusterProbe.Output submitted = ClusterProbe.submit(cluster, file, "--concurrency", "1");
+        assertEquals(1, submitted.code(), submitted.out() + submitted.err());
+        assertTrue(
+                (submitted.out() + submitted.err())
+                        .contains("engine 'fake-nosetboard' cannot be used: variant unsupported: the engine cannot be"
+                                + " given a position (it has no feature setboard=1)"),
+                submitted.out() + submitted.err());
+        TournamentState state = scheduler.state(submitted.tournamentId());
+        assertEquals(Status.STATUS_ABORTED, state.getStatus(), state.toString());
+        assertEquals(1, state.getFinishedGames(), "the first game, then nothing more: " + state);
     }
 
     @Test

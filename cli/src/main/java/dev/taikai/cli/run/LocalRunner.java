@@ -396,20 +396,9 @@ public final class LocalRunner {
                         EngineLogs.side(sente.name(), (LocalEngine) senteSession),
                         EngineLogs.side(gote.name(), (LocalEngine) goteSession)));
         // a failure that every game would meet again (an XBoard engine without setboard, given an opening)
-        // stops the run after this game instead of forfeiting the rest one by one
-        stopOnFatal(sente.name(), (LocalEngine) senteSession);
-        stopOnFatal(gote.name(), (LocalEngine) goteSession);
+        // stops the run when the game is counted (TournamentRun), as in a cluster
         seat.dropFailed();
         return record;
-    }
-
-    /** Stops the run for good: {@code entrant}'s engine failed in a way every game would meet again. */
-    private void cannotBeUsed(String entrant, EngineFailure failure) {
-        abort(currentRun, "engine '" + entrant + "' cannot be used: " + failure);
-    }
-
-    private void stopOnFatal(String entrant, LocalEngine engine) {
-        engine.failure().filter(SlotSessions::fatal).ifPresent(failure -> cannotBeUsed(entrant, failure));
     }
 
     /**
@@ -438,7 +427,8 @@ public final class LocalRunner {
         }
         String entrant = side == Color.SENTE ? game.sente() : game.gote();
         if (SlotSessions.fatal(failure)) {
-            cannotBeUsed(entrant, failure);
+            // every game would meet it again: the run stops for good
+            abort(currentRun, "engine '" + entrant + "' cannot be used: " + failure);
             return Optional.empty();
         }
         keepLog(game.gameId(), List.of(EngineLogs.failedStart(entrant, failure)));

@@ -39,10 +39,28 @@ public record EngineFailure(Kind kind, String detail, List<String> stderrTail) i
         };
     }
 
+    /**
+     * True when every game of this engine in this tournament would fail alike: it does not offer the variant,
+     * or cannot be given what the tournament asks of it (a position to begin at, a node limit). A
+     * tournament stops on the first such game, where other failures (a crash, a stall) may pass.
+     */
+    public boolean failsEveryGame() {
+        return kind == Kind.VARIANT_UNSUPPORTED;
+    }
+
+    /** Whether {@code text}, a failure as {@link #toString} wrote it (in a game's record), {@link #failsEveryGame}. */
+    public static boolean failsEveryGame(String text) {
+        return text.startsWith(name(Kind.VARIANT_UNSUPPORTED) + ": ");
+    }
+
+    private static String name(Kind kind) {
+        return kind.name().toLowerCase(Locale.ROOT).replace('_', ' ');
+    }
+
     /** "stall: no readyok within 10000 ms of isready; stderr: ..." with the last line of standard error. */
     @Override
     public String toString() {
-        String text = kind.name().toLowerCase(Locale.ROOT).replace('_', ' ') + ": " + detail;
+        String text = name(kind) + ": " + detail;
         if (!stderrTail.isEmpty()) {
             String last = stderrTail.get(stderrTail.size() - 1);
             text += "; stderr: " + EngineText.shown(last); // the engine's text, its control characters escaped

@@ -83,6 +83,33 @@ public final class GameHost {
                 && record.outcome().detail().startsWith(forfeitPrefix(side, entrant));
     }
 
+    /**
+     * The failure by which {@code side} lost {@code record}, as the record says it, when every game of its
+     * engine in this tournament would fail alike ({@link EngineFailure#failsEveryGame}: no such variant, no
+     * way to give it the opening or the node limit); empty for any other game. Read from the record's line,
+     * the way the referee wrote it, so that the scheduler decides from Kafka's records as a local run does.
+     */
+    public static Optional<String> failureOfEveryGame(GameRecord record, Color side) {
+        if (record.outcome().result() != Result.lossFor(side)) {
+            return Optional.empty();
+        }
+        String entrant = side == Color.SENTE
+                ? record.assignment().sente()
+                : record.assignment().gote();
+        String detail = record.outcome().detail();
+        for (String prefix : List.of(forfeitPrefix(side, entrant), who(side, entrant) + ": ")) {
+            if (detail.startsWith(prefix) && EngineFailure.failsEveryGame(detail.substring(prefix.length()))) {
+                return Optional.of(detail.substring(prefix.length()));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** "Gote (fsf)": a side and its entrant, as a game's line names them. */
+    public static String who(Color side, String entrant) {
+        return side.displayName() + " (" + entrant + ")";
+    }
+
     /** The record of a game {@code side} lost by {@code failure} before its first move. */
     public static GameRecord forfeit(GameAssignment game, Color side, EngineFailure failure, long startedEpochMillis) {
         String entrant = side == Color.SENTE ? game.sente() : game.gote();
@@ -100,6 +127,6 @@ public final class GameHost {
 
     /** How the line of a {@link #forfeit} begins: what {@link #didNotStart} recognises. */
     private static String forfeitPrefix(Color side, String entrant) {
-        return side.displayName() + " (" + entrant + ") before the first move: ";
+        return who(side, entrant) + " before the first move: ";
     }
 }

@@ -118,7 +118,7 @@ public final class Referee {
             long transportAllowanceNanos,
             List<MoveRecord> moves) {
         Result loss = Result.lossFor(side);
-        String who = side.displayName() + " (" + player.name() + ")";
+        String who = GameHost.who(side, player.name());
         if (reply instanceof EngineFailure failure) {
             long allowedMillis = limits.allowedMillis(side);
             if (failure.kind() == EngineFailure.Kind.STALL && allowedMillis >= 0) {

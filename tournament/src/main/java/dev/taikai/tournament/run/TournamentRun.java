@@ -1,6 +1,7 @@
 package dev.taikai.tournament.run;
 
 import dev.taikai.referee.game.GameAssignment;
+import dev.taikai.referee.game.GameHost;
 import dev.taikai.referee.game.GameRecord;
 import dev.taikai.referee.game.RecordCheck;
 import dev.taikai.rules.Color;
@@ -57,10 +58,16 @@ public final class TournamentRun {
     private int countedHandedOut;
     private int restoredRounds;
     private Stop stop;
-    /** The stop is an abort because an engine did not start ({@link #retryStarts}). */
+    /** The stop is an abort because an engine did not start or cannot be used ({@link #retryStarts}). */
     private boolean stoppedByStarts;
     /** Per engine, in pairing order, whether each of its counted games was lost before its first move. */
     private final Map<String, java.util.TreeMap<Integer, GameRecord>> startFailures = new HashMap<>();
+    /**
+     * Engines that lost a counted game by a failure every game of theirs would meet again (no such variant,
+     * no way to give them the opening or the node limit: {@link GameHost#failureOfEveryGame}), with the
+     * failure: the run stops on the first, a league drops the engine from its next round.
+     */
+    private final Map<String, String> failsEveryGame = new java.util.TreeMap<>();
     /** The SPRT's verdict and the games counted when its bound was crossed. */
     private Sprt.Status sprtVerdict;
 
@@ -262,6 +269,10 @@ public final class TournamentRun {
         }
         pairer.counted(planned.get(), record);
         noteStarts(index.get(game.gameId()), record);
+        for (Color side : Color.values()) {
+            GameHost.failureOfEveryGame(record, side)
+                    .ifPresent(failure -> failsEveryGame.putIfAbsent(entrant(record, side), failure));
+        }
         checkSprt();
         if (league == null && stop == null) {
             cannotStart().ifPresent(out -> {
@@ -290,9 +301,10 @@ public final class TournamentRun {
 
     /**
      * For a run counted again from its records by a new process (a resumed local run): when it stopped
-     * because an engine did not start in its last {@link #START_FAILURES} games, that stop is lifted and
-     * every engine's start failures forgotten, so that the engine, mended since perhaps, is started again;
-     * the games it forfeited stay counted. The stop's line when one was lifted.
+     * because an engine did not start in its last {@link #START_FAILURES} games, or lost one by a failure
+     * every game of its would meet, that stop is lifted and every engine's failures forgotten, so that the
+     * engine, mended since perhaps, is started again; the games it forfeited stay counted. The stop's line
+     * when one was lifted.
      */
     public Optional<String> retryStarts() {
         if (stop == null || !stoppedByStarts) {
@@ -302,6 +314,7 @@ public final class TournamentRun {
         stop = null;
         stoppedByStarts = false;
         startFailures.clear();
+        failsEveryGame.clear();
         advance();
         return Optional.of(why);
     }
@@ -406,21 +419,34 @@ public final class TournamentRun {
     /** Keeps, for both engines of a counted game, whether each lost it before its first move. */
     private void noteStarts(int order, GameRecord record) {
         for (Color side : Color.values()) {
-            String engine = side == Color.SENTE
-                    ? record.assignment().sente()
-                    : record.assignment().gote();
-            boolean failed = dev.taikai.referee.game.GameHost.didNotStart(record, side);
+            String engine = entrant(record, side);
+            boolean failed = GameHost.didNotStart(record, side);
             startFailures
                     .computeIfAbsent(engine, e -> new java.util.TreeMap<>())
                     .put(order, failed ? record : null);
         }
     }
 
+    private static String entrant(GameRecord record, Color side) {
+        return side == Color.SENTE
+                ? record.assignment().sente()
+                : record.assignment().gote();
+    }
+
     /** An engine to take out, with why. */
     private record CannotStart(String engine, String why) {}
 
-    /** An engine whose last {@link #START_FAILURES} games were all lost because it did not start. */
+    /**
+     * An engine that lost a game by a failure every game of its would meet again, or whose last {@link
+     * #START_FAILURES} games were all lost because it did not start.
+     */
     private Optional<CannotStart> cannotStart() {
+        for (var entry : failsEveryGame.entrySet()) {
+            if (league == null || league.league().pool().contains(entry.getKey())) {
+                return Optional.of(new CannotStart(
+                        entry.getKey(), "engine '" + entry.getKey() + "' cannot be used: " + entry.getValue()));
+            }
+        }
         for (var entry : startFailures.entrySet()) {
             var games = entry.getValue();
             if (games.size() < START_FAILURES
@@ -450,6 +476,7 @@ public final class TournamentRun {
                 Optional<CannotStart> out;
                 while ((out = cannotStart()).isPresent()) {
                     league.drop(out.get().engine(), out.get().why());
+                    failsEveryGame.remove(out.get().engine()); // should it join again, mended, it plays
                 }
             }
             List<GameAssignment> more = pairer.next();

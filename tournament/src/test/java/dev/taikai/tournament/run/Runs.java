@@ -96,6 +96,21 @@ public final class Runs {
         return new GameRecord(game, game.opening().position().toSfen(), List.of(), outcome, 1, 2, 0);
     }
 
+    /**
+     * {@code game} lost by {@code side}'s engine at its first move by a failure every game of its would meet
+     * (an XBoard engine without setboard, given an opening): at once as sente, after sente's move as gote.
+     */
+    static GameRecord cannotBeGivenTheOpening(GameAssignment game, dev.taikai.rules.Color side) {
+        GameRecord played = record(game, Result.lossFor(side));
+        String entrant = side == dev.taikai.rules.Color.SENTE ? game.sente() : game.gote();
+        Outcome outcome = new Outcome(
+                Result.lossFor(side),
+                Termination.DISCONNECT,
+                side.displayName() + " (" + entrant + "): variant unsupported: the engine cannot be given a position"
+                        + " (it has no feature setboard=1)");
+        return new GameRecord(game, played.startSfen(), played.moves(), outcome, 1, 2, 0);
+    }
+
     /** A record in which {@code winner} wins {@code game}, whichever colour it has. */
     static GameRecord win(GameAssignment game, String winner) {
         return record(game, game.sente().equals(winner) ? Result.SENTE_WINS : Result.GOTE_WINS);

@@ -245,12 +245,7 @@ class TournamentRunTest {
 
         TournamentRun league = new TournamentRun(Runs.spec(Format.LEAGUE, 4, 0, 2, 16, null));
         for (int round = 1; round <= 3; round++) {
-            for (GameAssignment game : league.handOut()) {
-                var e3 = game.sente().equals("e3")
-                        ? dev.taikai.rules.Color.SENTE
-                        : game.gote().equals("e3") ? dev.taikai.rules.Color.GOTE : null;
-                league.count(e3 != null ? Runs.didNotStart(game, e3) : Runs.record(game, Result.DRAW));
-            }
+            countRoundLostByE3(league, Runs::didNotStart);
         }
         assertTrue(league.running(), "a league goes on without the engine");
         assertFalse(
@@ -258,6 +253,42 @@ class TournamentRunTest {
                 league.dropped().toString());
         assertTrue(
                 league.dropped().get("e3").startsWith("engine 'e3' did not start in its last 3 games"),
+                league.dropped().toString());
+        assertTrue(league.handOut().stream()
+                .noneMatch(g -> g.sente().equals("e3") || g.gote().equals("e3")));
+    }
+
+    /**
+     * A game lost by a failure every game of that engine would meet again (here an XBoard engine without
+     * setboard, given openings) stops the run when it is counted: as gote it lost after sente's first move,
+     * so the start-failure rule never fired, and a cluster forfeited every game of the tournament. A league
+     * drops the engine from its next round; a resumed run tries the engine again.
+     */
+    @Test
+    void anEngineThatFailsEveryGameStopsTheRunAtItsFirstOrLeavesTheLeague() {
+        TournamentRun run = new TournamentRun(Runs.spec(Format.MATCH, 2, 10, 2, 1, null));
+        GameAssignment game = run.handOut().get(0);
+        while (!game.gote().equals("e1")) {
+            run.count(Runs.record(game, Result.DRAW));
+            game = run.handOut().get(0);
+        }
+        GameRecord lost = Runs.cannotBeGivenTheOpening(game, dev.taikai.rules.Color.GOTE);
+        assertEquals(1, lost.moves().size(), "a game with a move: not a start failure");
+        run.count(lost);
+        Stop stop = run.stop().orElseThrow();
+        assertEquals(Stop.Kind.ABORTED, stop.kind());
+        assertEquals(
+                "engine 'e1' cannot be used: variant unsupported: the engine cannot be given a position (it has no"
+                        + " feature setboard=1)",
+                stop.detail());
+        assertEquals(stop.detail(), run.retryStarts().orElseThrow(), "a resume tries the engine again");
+        assertTrue(run.running());
+
+        TournamentRun league = new TournamentRun(Runs.spec(Format.LEAGUE, 4, 0, 2, 16, null));
+        countRoundLostByE3(league, Runs::cannotBeGivenTheOpening);
+        assertTrue(league.running(), "a league goes on without the engine");
+        assertTrue(
+                league.dropped().get("e3").startsWith("engine 'e3' cannot be used: variant unsupported: "),
                 league.dropped().toString());
         assertTrue(league.handOut().stream()
                 .noneMatch(g -> g.sente().equals("e3") || g.gote().equals("e3")));
@@ -285,6 +316,18 @@ class TournamentRunTest {
         played.count(Runs.didNotStart(first, side));
         played.count(Runs.record(played.handOut(1).get(0), Result.DRAW));
         assertEquals(Stop.Kind.FINISHED, played.stop().orElseThrow().kind(), "it started once: the run finished");
+    }
+
+    /** Counts the games {@code league} hands out: e3's lost by e3 as {@code lost} makes them, the others drawn. */
+    private static void countRoundLostByE3(
+            TournamentRun league,
+            java.util.function.BiFunction<GameAssignment, dev.taikai.rules.Color, GameRecord> lost) {
+        for (GameAssignment game : league.handOut()) {
+            var e3 = game.sente().equals("e3")
+                    ? dev.taikai.rules.Color.SENTE
+                    : game.gote().equals("e3") ? dev.taikai.rules.Color.GOTE : null;
+            league.count(e3 != null ? lost.apply(game, e3) : Runs.record(game, Result.DRAW));
+        }
     }
 
     private static GameAssignment withColours(GameAssignment game, GameAssignment colours) {
