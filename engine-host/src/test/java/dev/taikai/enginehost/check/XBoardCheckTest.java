@@ -33,6 +33,7 @@ class XBoardCheckTest {
             CheckReport report = EngineCheck.run(builtIn.engine("crazywa").orElseThrow(), variant, QUICK, r -> {});
             assertTrue(report.passed(), report.render());
             assertTrue(report.render().contains("PASS  move now (?)"), report.render());
+            assertTrue(report.render().contains("PASS  moves "), report.render());
         }
         CheckReport sjaak = EngineCheck.run(builtIn.engine("sjaakii").orElseThrow(), Variant.MINISHOGI, QUICK, r -> {});
         assertTrue(sjaak.passed(), sjaak.render());
@@ -46,8 +47,18 @@ class XBoardCheckTest {
     void theFakePassesAndEachFaultIsFoundWhereItIs() {
         CheckReport clean = run();
         assertTrue(clean.passed(), clean.render());
+        assertTrue(
+                clean.render().lines().anyMatch(l -> l.startsWith("PASS  moves ") && l.contains("a game of 12 plies")),
+                clean.render());
+        // no other check sends a move: an engine that takes none passed them all
+        String refusing = run("--refuse-moves").render();
+        assertTrue(refusing.contains("FAIL  moves "), refusing);
         String noPing = run("--no-ping").render();
         assertTrue(noPing.contains("WARN  ping"), noPing);
+        // an engine that moves on its own before '?' is sent was said to move "-290 ms after ?", a pass
+        String early = run("--think-ms", "5").render();
+        assertTrue(early.contains("WARN  move now (?)             'st 30' -> move "), early);
+        assertTrue(early.contains("before '?' was sent: not tested"), early);
         String stuck = run("--ignore-stop").render();
         assertTrue(stuck.contains("FAIL  move now (?)"), stuck);
         String noSetboard = run("--no-setboard").render();
