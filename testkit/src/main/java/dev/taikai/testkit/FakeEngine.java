@@ -214,7 +214,9 @@ public final class FakeEngine {
 
     private void position(String line) {
         try {
-            position = Usi.positionCommand(variant, line, notation());
+            int moves = line.indexOf(" moves");
+            String read = switches.ignoreMoves && moves >= 0 ? line.substring(0, moves) : line;
+            position = Usi.positionCommand(variant, read, notation());
         } catch (Exception e) {
             send("info string cannot read position: " + e.getMessage());
         }

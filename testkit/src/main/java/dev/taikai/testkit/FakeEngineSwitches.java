@@ -31,6 +31,7 @@ final class FakeEngineSwitches {
             "  --swapped-clocks         read btime/wtime the wrong way round, as Fairy-Stockfish 11.1 does",
             "  --ponder                 offer USI_Ponder",
             "  --lishogi                read and write Kyoto shogi in lishogi notation",
+            "  --ignore-moves           read a position's start and not its moves (answers as if no move was played)",
             "  --score CP               report this score (centipawns) with every move",
             "  --script M1,M2,...       play the next of these moves that is legal; random moves once none is left",
             "  --stderr TEXT            write TEXT to standard error at start",
@@ -80,6 +81,7 @@ final class FakeEngineSwitches {
     boolean swappedClocks;
     boolean ponder;
     boolean lishogi;
+    boolean ignoreMoves;
     Integer score;
     java.util.List<String> script = java.util.List.of();
     String stderrText;
@@ -135,6 +137,7 @@ final class FakeEngineSwitches {
                 case "--swapped-clocks" -> s.swappedClocks = true;
                 case "--ponder" -> s.ponder = true;
                 case "--lishogi" -> s.lishogi = true;
+                case "--ignore-moves" -> s.ignoreMoves = true;
                 case "--score" -> s.score = (int) number(args, ++i, arg);
                 case "--script" ->
                     s.script = java.util.List.of(value(args, ++i, arg).split(","));

@@ -89,6 +89,7 @@ public final class EngineCheck {
                     "go movetime",
                     "go nodes",
                     "go depth",
+                    "moves",
                     "clocks",
                     "stop during search",
                     "isready during search",
@@ -111,6 +112,7 @@ public final class EngineCheck {
         checkGo("go movetime", SearchLimits.movetime(200));
         checkGo("go nodes", SearchLimits.nodes(1000));
         checkGo("go depth", SearchLimits.depth(3));
+        checkMoves();
         checkClocks();
         checkStop();
         checkIsReadyDuringSearch();
@@ -194,6 +196,16 @@ public final class EngineCheck {
                 TimedMove.judge(name, "'" + command + "' -> bestmove", best, limits, illegal(best.move()));
         add(name, judged.verdict(), judged.detail(), true);
         anyMoveAnswered = true;
+    }
+
+    /** A game as the referee plays one ({@link CheckGame}): 'position startpos moves ...' before each go. */
+    private void checkMoves() {
+        if (engine() == null) {
+            add(CheckGame.NAME, Verdict.SKIP, "the engine could not be restarted", true);
+            return;
+        }
+        CheckReport.Result game = CheckGame.check(engine, variant, spec.notation(), " in 'position'");
+        add(game.name(), game.verdict(), game.detail(), true);
     }
 
     /** Why a bestmove is no legal move from the start position, or empty. */

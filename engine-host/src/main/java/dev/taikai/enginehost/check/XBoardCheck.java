@@ -13,10 +13,8 @@ import dev.taikai.enginehost.session.SearchLimits;
 import dev.taikai.enginehost.session.StartResult;
 import dev.taikai.enginehost.session.Timeouts;
 import dev.taikai.enginehost.xboard.XBoardEngine;
-import dev.taikai.rules.Move;
 import dev.taikai.rules.MoveException;
 import dev.taikai.rules.Notation;
-import dev.taikai.rules.Piece;
 import dev.taikai.rules.Position;
 import dev.taikai.rules.Sfen;
 import dev.taikai.rules.Usi;
@@ -36,8 +34,6 @@ import java.util.function.Consumer;
  */
 final class XBoardCheck {
     private static final int OVERHEAD_SAMPLES = 20;
-    /** The engine's moves in the game of {@link #checkMoves}. */
-    private static final int GAME_MOVES = 6;
 
     private static final List<String> CHECKS = List.of(
             "ping",
@@ -216,64 +212,15 @@ final class XBoardCheck {
         }
     }
 
-    /**
-     * A game as the referee plays it: the engine moves, the opponent's reply is sent (with {@code usermove}
-     * when the engine asked for it), and so on for {@link #GAME_MOVES} of the engine's moves, each checked
-     * legal where it was played. The opponent takes a piece when it can and drops one when it can, so that
-     * captures and drops reach the engine in its notation; the other checks send no move.
-     */
+    /** A game as the referee plays one ({@link CheckGame}), the opponent's moves with usermove when asked for. */
     private void checkMoves() {
         if (engine() == null) {
-            add("moves", Verdict.SKIP, "the engine could not be restarted", true);
+            add(CheckGame.NAME, Verdict.SKIP, "the engine could not be restarted", true);
             return;
         }
-        engine.newGame();
-        Position position = Position.start(variant);
-        List<String> moves = new ArrayList<>();
-        for (int i = 0; i < GAME_MOVES && position.legalMoves().length > 0; i++) {
-            MoveReply reply =
-                    engine.go(new PositionCommand(startCommand.sfen(), List.copyOf(moves)), SearchLimits.movetime(100));
-            String after = moves.isEmpty() ? "from the start" : "after " + String.join(" ", moves);
-            if (!(reply instanceof BestMove best)) {
-                add("moves", Verdict.FAIL, after + ": " + reply, true);
-                return;
-            }
-            try {
-                position = position.play(Usi.parse(position, best.move(), Notation.LISHOGI));
-            } catch (MoveException e) {
-                add("moves", Verdict.FAIL, after + " -> move " + best.move() + ": " + e.getMessage(), true);
-                return;
-            }
-            moves.add(best.move());
-            int[] legal = position.legalMoves();
-            if (legal.length == 0) {
-                break;
-            }
-            int answer = opponentsMove(position, legal);
-            moves.add(Usi.format(answer, variant, Notation.LISHOGI));
-            position = position.play(answer);
-        }
-        add(
-                "moves",
-                Verdict.PASS,
-                "a game of " + moves.size() + " plies, the opponent's moves sent"
-                        + (engine.hasFeature("usermove") ? " with usermove" : "") + ": " + String.join(" ", moves),
-                true);
-    }
-
-    /** A capture when there is one, else a drop when there is one, else the first legal move. */
-    private static int opponentsMove(Position position, int[] legal) {
-        for (int move : legal) {
-            if (!Move.isDrop(move) && position.pieceAt(Move.to(move)) != Piece.EMPTY) {
-                return move;
-            }
-        }
-        for (int move : legal) {
-            if (Move.isDrop(move)) {
-                return move;
-            }
-        }
-        return legal[0];
+        String how = engine.hasFeature("usermove") ? " with usermove" : "";
+        CheckReport.Result game = CheckGame.check(engine, variant, Notation.LISHOGI, how);
+        add(game.name(), game.verdict(), game.detail(), true);
     }
 
     private void checkMove(String name, SearchLimits limits) {

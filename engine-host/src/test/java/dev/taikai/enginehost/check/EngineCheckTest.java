@@ -47,6 +47,7 @@ class EngineCheckTest {
         assertEquals(Verdict.PASS, report.result("clocks").verdict(), report.render());
         assertTrue(report.result("clocks").detail().contains("with the swapped-clocks quirk"));
         assertEquals(Verdict.PASS, report.result("ponder").verdict(), "Fairy-Stockfish offers Ponder");
+        assertEquals(Verdict.PASS, report.result("moves").verdict(), report.render());
         assertEquals(Verdict.WARN, report.result("gameover").verdict(), "Fairy-Stockfish 11.1 does not know gameover");
         assertTrue(report.result("gameover").detail().contains("Unknown command: gameover win"));
         assertTrue(report.notes().stream().anyMatch(n -> n.startsWith("per-move round trip")), report.render());
@@ -66,6 +67,20 @@ class EngineCheckTest {
         CheckReport report = check(fake("--ponder"));
         assertTrue(report.passed(), report.render());
         assertTrue(report.results().stream().allMatch(r -> r.verdict() == Verdict.PASS), report.render());
+    }
+
+    /** An engine that reads a position's start and not its moves: every other check asks from the start. */
+    @Test
+    void anEngineThatIgnoresTheGamesMovesFailsTheGameCheckOnly() {
+        CheckReport report = check(fake("--ignore-moves"));
+        assertFalse(report.passed(), report.render());
+        assertEquals(Verdict.FAIL, report.result("moves").verdict(), report.render());
+        assertTrue(report.result("moves").detail().startsWith("after "), report.render());
+        assertTrue(
+                report.results().stream()
+                        .filter(r -> !r.name().equals("moves"))
+                        .noneMatch(r -> r.verdict() == Verdict.FAIL),
+                report.render());
     }
 
     @Test
