@@ -342,14 +342,7 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
                     "%s: tournament %s accepted by the scheduler, %s%n",
                     plan.spec().name(), id, PlanText.of(plan.spec(), state.getPlannedGames()));
             err.flush();
-            for (String role : List.of("referee", "worker")) {
-                if (cluster.members().stream()
-                        .filter(m -> m.role().equals(role))
-                        .noneMatch(LocalCluster.Member::running)) {
-                    err.println("warning: no " + role + " of the cluster runs ('./taikai cluster status"
-                            + dirOption(dir) + "'): the tournament waits until one does");
-                }
-            }
+            waitingFor(cluster, dir).forEach(warning -> err.println("warning: " + warning));
             String refetch = fetchCommand(dir, id, file, plan.output());
             if (detach) {
                 spec.commandLine().getOut().println(id);
@@ -358,7 +351,14 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
                 return 0;
             }
             return follow(
-                    cluster, scheduler, plan, state, refetch, spec.commandLine().getOut(), err);
+                    cluster,
+                    dir,
+                    scheduler,
+                    plan,
+                    state,
+                    refetch,
+                    spec.commandLine().getOut(),
+                    err);
         }
 
         /** The engines the cluster's workers know: the built-in ones and those of its --catalog file. */
@@ -418,6 +418,7 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
             }
             return follow(
                     cluster,
+                    dir,
                     scheduler,
                     plan,
                     state,
@@ -435,6 +436,31 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
         } catch (ConfigException e) {
             throw new ExitCodes.UsageException(e.getMessage());
         }
+    }
+
+    /**
+     * What a tournament of the cluster waits for, one line each: its Kafka broker (nothing is paired or
+     * counted without it), a referee, a worker (no game is played without one of each). Empty when they run.
+     * The members as recorded now: one started again since {@code cluster} was read has a new process.
+     */
+    private static List<String> waitingFor(LocalCluster cluster, Path dir) {
+        String status = " ('./taikai cluster status" + dirOption(dir) + "'): the tournament waits until ";
+        List<LocalCluster.Member> members;
+        try {
+            members = LocalCluster.recorded(dir).orElse(cluster).members();
+        } catch (IOException | RuntimeException e) { // a record being written this moment: the one read before
+            members = cluster.members();
+        }
+        List<String> lines = new ArrayList<>();
+        for (String role : List.of("kafka", "referee", "worker")) {
+            if (members.stream().filter(m -> m.role().equals(role)).noneMatch(LocalCluster.Member::running)) {
+                lines.add(
+                        role.equals("kafka")
+                                ? "the cluster's Kafka broker is not running" + status + "it runs again"
+                                : "no " + role + " of the cluster runs" + status + "one does");
+            }
+        }
+        return lines;
     }
 
     /** The command that follows tournament {@code id} later, as the user would type it. */
@@ -481,6 +507,7 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
      */
     private static int follow(
             LocalCluster cluster,
+            Path dir,
             SchedulerClient scheduler,
             RunPlan plan,
             TournamentState state,
@@ -501,8 +528,23 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
         try {
             List<GameRecord> records = new ArrayList<>();
             long started = System.nanoTime();
+            List<String> waiting = waitingFor(cluster, dir);
             while (true) {
                 var page = page(scheduler, id, records.size(), refetch);
+                if (page.getRecordsCount() == 0 && page.getState().getStatus() == Status.STATUS_RUNNING) {
+                    // a quiet while: say when it is because a member the games need has stopped, and when
+                    // it runs again
+                    List<String> now = waitingFor(cluster, dir);
+                    for (String warning : now) {
+                        if (!waiting.contains(warning)) {
+                            err.println("warning: " + warning);
+                        }
+                    }
+                    if (now.isEmpty() && !waiting.isEmpty()) {
+                        err.println("the cluster's members run again");
+                    }
+                    waiting = now;
+                }
                 for (GameRecord record : page.getRecordsList()) {
                     var game = GameMessages.record(record).record();
                     records.add(record);

@@ -120,6 +120,12 @@ class LocalClusterStartTest {
                             .start()
                             .waitFor());
             assertTrue(up.waitFor(60, TimeUnit.SECONDS), "'cluster up' ends on a Ctrl-C");
+            assertEquals(130, up.exitValue(), "the exit code of a Ctrl-C");
+            String said = Files.readString(dir.resolve("up.log"));
+            assertTrue(
+                    said.contains("taikai cluster up: interrupted; stopping the [kafka")
+                            && said.contains("it had started (no cluster is recorded in " + cluster + ")"),
+                    said);
             Await.until(
                     Duration.ofSeconds(60),
                     "every service it had started is gone",

@@ -182,7 +182,14 @@ public final class LocalCluster {
         cluster.root = root;
         // the services run in sessions of their own, out of reach of the terminal's Ctrl-C: one that stops
         // this command before the cluster is up stops what it has started too
-        Thread interrupted = new Thread(cluster::killAllQuietly, "taikai-cluster-up-interrupted");
+        Thread interrupted = new Thread(
+                () -> {
+                    System.err.println("taikai cluster up: interrupted; stopping the "
+                            + cluster.members().stream().map(Member::name).toList()
+                            + " it had started (no cluster is recorded in " + directory + ")");
+                    cluster.killAllQuietly();
+                },
+                "taikai-cluster-up-interrupted");
         Runtime.getRuntime().addShutdownHook(interrupted);
         try {
             Path brokerLog = directory.resolve("kafka").resolve("broker.log");
