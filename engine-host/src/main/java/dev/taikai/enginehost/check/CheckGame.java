@@ -44,7 +44,7 @@ final class CheckGame {
         return new CheckReport.Result(
                 NAME,
                 Verdict.PASS,
-                "a game of " + game.moves().size() + " plies, the opponent's moves sent" + how + ": "
+                "a game of " + game.moves().size() + " plies (the opponent's moves sent" + how + "): "
                         + String.join(" ", game.moves()),
                 true);
     }
