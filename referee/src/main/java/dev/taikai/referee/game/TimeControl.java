@@ -117,19 +117,45 @@ public record TimeControl(
                 throw new IllegalArgumentException("an increment and a byoyomi are two time controls; give one");
             }
             if (words.length == 3 && words[1].equals("byoyomi")) {
-                return byoyomi(millis(words[0]), millis(words[2]));
+                return byoyomi(mainMillis(words[0]), millis(words[2]));
+            }
+            if (words.length == 1 && words[0].equals("inf")) {
+                throw new IllegalArgumentException("a search without a clock is 'nodes N' or 'depth N' here");
             }
             if (words.length == 1 && !words[0].isEmpty()) {
                 int plus = words[0].indexOf('+');
                 return plus < 0
-                        ? suddenDeath(millis(words[0]))
-                        : fischer(millis(words[0].substring(0, plus)), millis(words[0].substring(plus + 1)));
+                        ? suddenDeath(mainMillis(words[0]))
+                        : fischer(mainMillis(words[0].substring(0, plus)), millis(words[0].substring(plus + 1)));
             }
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("time control '" + text + "': " + e.getMessage());
         }
         throw new IllegalArgumentException("time control '" + text + "' is none of: 60, 60+0.5, 60 byoyomi 1,"
                 + " byoyomi 1, movetime 0.2, nodes 1000, depth 5");
+    }
+
+    /**
+     * A main time: seconds as {@link #millis} reads them, or minutes and seconds as cutechess-cli writes
+     * them ({@code 1:30}, {@code 0:10.5}: the seconds below 60).
+     */
+    private static long mainMillis(String text) {
+        int colon = text.indexOf(':');
+        if (colon < 0) {
+            return millis(text);
+        }
+        String minutes = text.substring(0, colon);
+        String seconds = text.substring(colon + 1);
+        if (!minutes.matches("[0-9]{1,4}")
+                || !SECONDS.matcher(seconds).matches()
+                || seconds.startsWith(".")
+                || new BigDecimal(seconds).compareTo(BigDecimal.valueOf(60)) >= 0) {
+            throw new IllegalArgumentException("'" + text + "' is not minutes:seconds (1:30, 0:10.5)");
+        }
+        return millis(new BigDecimal(minutes)
+                .multiply(BigDecimal.valueOf(60))
+                .add(new BigDecimal(seconds))
+                .toPlainString());
     }
 
     /** Seconds with up to three decimals, as milliseconds; the message says what is wrong with them. */

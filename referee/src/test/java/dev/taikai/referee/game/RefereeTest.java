@@ -293,6 +293,20 @@ class RefereeTest {
                                 IllegalArgumentException.class, () -> TimeControl.parse(text))
                         .getMessage()));
         assertEquals(TimeControl.moveTime(500), TimeControl.parse("movetime .5"));
+        // cutechess-cli's minutes:seconds for the main time
+        assertEquals(TimeControl.fischer(90_000, 500), TimeControl.parse("1:30+0.5"));
+        assertEquals(TimeControl.suddenDeath(10_500), TimeControl.parse("0:10.5"));
+        assertEquals(TimeControl.byoyomi(120_000, 1000), TimeControl.parse("2:00 byoyomi 1"));
+        assertEquals(
+                "time control '1:60': '1:60' is not minutes:seconds (1:30, 0:10.5)",
+                org.junit.jupiter.api.Assertions.assertThrows(
+                                IllegalArgumentException.class, () -> TimeControl.parse("1:60"))
+                        .getMessage());
+        assertEquals(
+                "time control 'inf': a search without a clock is 'nodes N' or 'depth N' here",
+                org.junit.jupiter.api.Assertions.assertThrows(
+                                IllegalArgumentException.class, () -> TimeControl.parse("inf"))
+                        .getMessage());
         assertEquals(TimeControl.suddenDeath(86_400_000), TimeControl.parse("86400"), "a day is the longest");
     }
 
