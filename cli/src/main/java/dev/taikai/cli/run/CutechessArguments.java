@@ -52,6 +52,19 @@ public final class CutechessArguments {
 
     private static final Set<String> NO_VALUE = Set.of("-repeat", "-recover", "-log", "-debug");
 
+    /** cutechess-cli's flags that have no place here, with what a user of them wants to know instead. */
+    private static final Map<String, String> CUTECHESS_ONLY = Map.of(
+            "-pgnout",
+                    "the records go to -out DIR: a KIF file a game (shogi's PGN), all-games.kif, all-games.sfen and"
+                            + " results.json",
+            "-epdout", "the records go to -out DIR: all-games.sfen has every game's start, moves and result",
+            "-noswap", "a pairing's two games swap colours; -games 1 plays one game a pairing",
+            "-reverse", "a pairing's two games swap colours; -games 1 plays one game a pairing",
+            "-wait", "games follow each other at once; -concurrency sets how many run at the same time",
+            "-site", "-event NAME names the tournament",
+            "-tb", "there are no endgame tablebases for these variants; -resign and -draw adjudicate",
+            "-tbpieces", "there are no endgame tablebases for these variants; -resign and -draw adjudicate");
+
     private CutechessArguments() {}
 
     /** The flags of a command line, sorted by kind; {@link #read} checks each one is known. */
@@ -89,6 +102,10 @@ public final class CutechessArguments {
                                 flag + " is given twice ('" + earlier + "', then '" + args.get(i) + "'); give it once");
                     }
                     continue;
+                }
+                if (CUTECHESS_ONLY.containsKey(flag)) {
+                    throw new ConfigException(
+                            flag + " is cutechess-cli's and not Taikai's: " + CUTECHESS_ONLY.get(flag));
                 }
                 if (!WITH_VALUES.contains(flag)) {
                     throw new ConfigException("unknown flag '" + flag + "' (see 'taikai run --help')");
