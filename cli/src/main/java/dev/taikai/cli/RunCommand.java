@@ -29,6 +29,8 @@ import picocli.CommandLine.Unmatched;
                     + " -sprt elo0= elo1= alpha= beta= -resign movecount= score= -draw movenumber= movecount= score="
                     + " -maxmoves N -timemargin MS -srand N -recover -restart on|off -event NAME -out DIR -catalog FILE"
                     + " -ratinginterval N -log (or -debug)",
+            "cutechess-cli's -pgnout, -epdout, -noswap, -reverse, -wait, -site, -tb and -tbpieces are refused with what"
+                    + " to use here.",
             "",
             "Overrun margin (how far past its time a move may end before it loses on time): by default a tenth of"
                     + " a fixed move time or byoyomi, at least 100 ms and at most nine tenths of it; for sudden death"
