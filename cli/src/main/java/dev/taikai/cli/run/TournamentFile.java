@@ -236,6 +236,15 @@ public final class TournamentFile {
                         ? (int) fields.get("until-round").number(1, 1_000_000)
                         : 0);
         if (fields.containsKey("engine")) {
+            for (var field : fields.entrySet()) {
+                if (!ENTRANT_KEYS.contains(field.getKey()) && Catalog.ENGINE_KEYS.contains(field.getKey())) {
+                    // the two forms of an entry mixed: a catalog engine with a command line's keys
+                    throw field.getValue()
+                            .error("'" + field.getKey() + "' belongs to a whole engine entry (id:, command:, ...), not"
+                                    + " to one that plays the catalog's engine (engine: "
+                                    + fields.get("engine").scalar() + "); give one form or the other");
+                }
+            }
             item.mapping(ENTRANT_KEYS);
             String id = fields.get("engine").nonEmpty();
             if (catalog.engine(id).isEmpty()) {
@@ -245,6 +254,11 @@ public final class TournamentFile {
             Map<String, String> options =
                     fields.containsKey("options") ? Catalog.options(fields.get("options")) : Map.of();
             return new Entrant(name, id, options, own, margin, rounds);
+        }
+        if (fields.containsKey("name") && !fields.containsKey("id")) {
+            throw fields.get("name")
+                    .error("a whole engine entry names its engine with 'id:' ('name:' goes with 'engine: ID', a"
+                            + " catalog engine under another name)");
         }
         Set<String> keys = new HashSet<>(Catalog.ENGINE_KEYS);
         keys.add("time-control");

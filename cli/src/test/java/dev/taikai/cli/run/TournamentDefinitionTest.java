@@ -124,6 +124,8 @@ class TournamentDefinitionTest {
                 "variant: minishogi\\nengines:\\n  - taikai-1\\n  - taikai-1 | t.yaml:4: engines[1]: two engines are named 'taikai-1'",
                 "variant: minishogi\\nengines:\\n  - taikai-1\\n  - {engine: taikai-2, time-control: 3 byoyomi} | t.yaml:4: engines[1].time-control: time control '3 byoyomi'",
                 "variant: minishogi\\nengines: [taikai-1, taikai-2]\\ntime-control: fast | t.yaml:3: time-control: time control 'fast'",
+                "variant: minishogi\\nengines:\\n  - taikai-1\\n  - {engine: taikai-2, command: /bin/engine} | t.yaml:4: engines[1].command: 'command' belongs to a whole engine entry (id:, command:, ...), not to one that plays the catalog's engine (engine: taikai-2)",
+                "variant: minishogi\\nengines:\\n  - taikai-1\\n  - {name: mine, command: /bin/engine} | t.yaml:4: engines[1].name: a whole engine entry names its engine with 'id:'",
                 "variant: minishogi\\nengines: [taikai-1, taikai-2]\\nrounds: 0 | t.yaml:3: rounds: 0 is out of range",
                 "variant: minishogi\\nengines: [taikai-1, taikai-2]\\nformat: ladder | t.yaml:3: format: unknown format",
                 "variant: minishogi\\nengines: [taikai-1, taikai-2, taikai-3]\\nformat: knockout\\nrounds: 3 | t.yaml:4: rounds: a knockout's rounds follow from its number of engines",
