@@ -27,9 +27,9 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = {
             "Checks that an engine speaks its protocol correctly for a variant. USI: handshake and variant"
-                    + " selection, every go form, stop and isready during a search, ponder if offered, gameover, quit;"
-                    + " detects swapped clocks by timing. XBoard (CECP): features, variant and setup, setboard, every"
-                    + " clock form, ? and ping during a search, result, quit. Measures the handshake time and the"
+                    + " selection, every go form, a game's moves, stop and isready during a search, ponder if offered,"
+                    + " gameover, quit; detects swapped clocks by timing. XBoard (CECP): features, variant and setup,"
+                    + " setboard, a game's moves, every clock form, ? and ping during a search, result, quit. Measures the handshake time and the"
                     + " per-move overhead.",
             "Exit code 0 when every required check passes, 1 when one fails, 2 for bad usage."
         })
