@@ -102,6 +102,23 @@ class SmallClusterTest {
                 err.toString().contains("a game needs two engine slots, and 1 worker(s) of 1 slot(s) have 1"),
                 err.toString());
         assertTrue(!Files.exists(dir.resolve("too-small").resolve("cluster.json")), "nothing was started");
+
+        StringWriter none = new StringWriter();
+        int noReferee = Taikai.run(
+                System.in,
+                new PrintWriter(new StringWriter(), true),
+                new PrintWriter(none, true),
+                "cluster",
+                "up",
+                "--dir",
+                dir.resolve("no-referee").toString(),
+                "--referees",
+                "0");
+        assertEquals(2, noReferee, none.toString());
+        assertEquals(
+                "taikai cluster up: --referees 0: a cluster needs at least one worker, referee, engine slot per worker"
+                        + " and game per referee\n",
+                none.toString());
     }
 
     /**

@@ -95,13 +95,21 @@ public final class LocalCluster {
         }
 
         public Shape {
-            if (workers < 1 || referees < 1 || slotsPerWorker < 1 || gamesPerReferee < 1) {
-                throw new IllegalArgumentException("a cluster needs at least one worker, referee, slot and game");
-            }
+            atLeastOne("--workers", workers);
+            atLeastOne("--referees", referees);
+            atLeastOne("--slots", slotsPerWorker);
+            atLeastOne("--games", gamesPerReferee);
             if (workers * slotsPerWorker < 2) {
                 throw new IllegalArgumentException("a game needs two engine slots, and " + workers + " worker(s) of "
                         + slotsPerWorker + " slot(s) have " + workers * slotsPerWorker
                         + ": give more --workers or --slots");
+            }
+        }
+
+        private static void atLeastOne(String flag, int count) {
+            if (count < 1) {
+                throw new IllegalArgumentException(flag + " " + count + ": a cluster needs at least one worker,"
+                        + " referee, engine slot per worker and game per referee");
             }
         }
     }
