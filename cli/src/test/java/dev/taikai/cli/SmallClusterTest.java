@@ -85,18 +85,7 @@ class SmallClusterTest {
     @Test
     void aClusterThatCannotHostAGameIsRefusedBeforeAnythingStarts() {
         StringWriter err = new StringWriter();
-        int code = Taikai.run(
-                System.in,
-                new PrintWriter(new StringWriter(), true),
-                new PrintWriter(err, true),
-                "cluster",
-                "up",
-                "--dir",
-                dir.resolve("too-small").toString(),
-                "--workers",
-                "1",
-                "--slots",
-                "1");
+        int code = up(err, "--dir", dir.resolve("too-small").toString(), "--workers", "1", "--slots", "1");
         assertEquals(2, code, err.toString());
         assertTrue(
                 err.toString().contains("a game needs two engine slots, and 1 worker(s) of 1 slot(s) have 1"),
@@ -104,21 +93,23 @@ class SmallClusterTest {
         assertTrue(!Files.exists(dir.resolve("too-small").resolve("cluster.json")), "nothing was started");
 
         StringWriter none = new StringWriter();
-        int noReferee = Taikai.run(
-                System.in,
-                new PrintWriter(new StringWriter(), true),
-                new PrintWriter(none, true),
-                "cluster",
-                "up",
-                "--dir",
-                dir.resolve("no-referee").toString(),
-                "--referees",
-                "0");
+        int noReferee = up(none, "--dir", dir.resolve("no-referee").toString(), "--referees", "0");
         assertEquals(2, noReferee, none.toString());
         assertEquals(
                 "taikai cluster up: --referees 0: a cluster needs at least one worker, referee, engine slot per worker"
                         + " and game per referee\n",
                 none.toString());
+    }
+
+    /** 'cluster up' with {@code args}, in this process: its exit code; its standard error goes to {@code err}. */
+    private static int up(StringWriter err, String... args) {
+        List<String> line = new java.util.ArrayList<>(List.of("cluster", "up"));
+        line.addAll(List.of(args));
+        return Taikai.run(
+                System.in,
+                new PrintWriter(new StringWriter(), true),
+                new PrintWriter(err, true),
+                line.toArray(String[]::new));
     }
 
     /**
