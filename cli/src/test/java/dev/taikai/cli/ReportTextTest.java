@@ -63,26 +63,7 @@ class ReportTextTest {
      */
     @Test
     void anEngineWithoutAGameIsUnratedAndRankedLast(@TempDir Path dir) throws Exception {
-        CliRun swiss = CliRun.of(
-                "run",
-                "-variant",
-                "minishogi",
-                "-tournament",
-                "swiss",
-                "-engine",
-                "conf=taikai-1",
-                "-engine",
-                "conf=taikai-2",
-                "-engine",
-                "conf=taikai-3",
-                "-each",
-                "nodes=20",
-                "-rounds",
-                "1",
-                "-games",
-                "2",
-                "-out",
-                dir.resolve("swiss").toString());
+        CliRun swiss = threeEngines("swiss", dir.resolve("swiss"), "-rounds", "1");
         assertEquals(0, swiss.exitCode(), swiss.err());
         List<String> rows = swiss.out()
                 .lines()
@@ -98,6 +79,67 @@ class ReportTextTest {
         JsonNode standings = Tournaments.results(dir.resolve("swiss")).get("standings");
         assertTrue(standings.get(2).get("elo").isNull(), standings.toString());
         assertEquals(0, standings.get(2).get("games").asInt(), standings.toString());
+        // the Swiss table, with its bye, is in the records too (it was printed only)
+        JsonNode table = Tournaments.results(dir.resolve("swiss")).get("swiss");
+        assertEquals(1, table.get("after_rounds").asInt(), table.toString());
+        assertEquals(3, table.get("table").size(), table.toString());
+        String byeTaker = standings.get(2).get("engine").asText();
+        for (JsonNode row : table.get("table")) {
+            assertEquals(
+                    row.get("engine").asText().equals(byeTaker) ? 1 : 0,
+                    row.get("byes").asInt(),
+                    table.toString());
+            assertTrue(
+                    swiss.out()
+                            .lines()
+                            .anyMatch(l -> l.matches("\\s*" + row.get("rank").asInt() + "\\s+"
+                                    + row.get("engine").asText() + "\\s+"
+                                    + String.format(
+                                            java.util.Locale.ROOT,
+                                            "%.1f",
+                                            row.get("score").asDouble()) + ".*")),
+                    "the printed table's row: " + row + "\n" + swiss.out());
+        }
+    }
+
+    /** A knockout's bracket and winner are in results.json, as printed; they were on standard output only. */
+    @Test
+    void aKnockoutsBracketAndWinnerAreInTheRecords(@TempDir Path dir) throws Exception {
+        CliRun knockout = threeEngines("knockout", dir.resolve("knockout"));
+        assertEquals(0, knockout.exitCode(), knockout.err());
+        JsonNode bracket = Tournaments.results(dir.resolve("knockout")).get("knockout");
+        assertEquals(2, bracket.get("rounds").size(), bracket.toString());
+        JsonNode first = bracket.get("rounds").get(0);
+        assertEquals(2, first.size(), "a bye and a match: " + bracket);
+        assertTrue(first.get(0).get("low_seed").isNull(), "the best seed's bye: " + bracket);
+        assertEquals("bye", first.get(0).get("how").asText(), bracket.toString());
+        String winner = bracket.get("winner").asText();
+        assertEquals(winner, bracket.get("rounds").get(1).get(0).get("winner").asText(), bracket.toString());
+        assertTrue(knockout.out().contains("  Winner: " + winner + "\n"), knockout.out());
+    }
+
+    /** A run of {@code format} between three levels of the built-in engine, two games a pairing, into {@code out}. */
+    private static CliRun threeEngines(String format, Path out, String... more) throws Exception {
+        String[] run = {
+            "run",
+            "-variant",
+            "minishogi",
+            "-tournament",
+            format,
+            "-engine",
+            "conf=taikai-1",
+            "-engine",
+            "conf=taikai-2",
+            "-engine",
+            "conf=taikai-3",
+            "-each",
+            "nodes=20",
+            "-games",
+            "2",
+            "-out",
+            out.toString()
+        };
+        return CliRun.of(concat(run, more));
     }
 
     private static String[] concat(String[] first, String... more) {

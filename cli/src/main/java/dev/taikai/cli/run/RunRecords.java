@@ -594,6 +594,9 @@ final class RunRecords implements AutoCloseable {
                                 + mapper.writeValueAsString(LeagueReport.json(
                                         mapper.createObjectNode(), run.league().get()))
                         : "")
+                + (run.formatOutcome().isEmpty()
+                        ? "" // a Swiss's table with its byes, a knockout's bracket and winner, under the format's id
+                        : ",\n\"" + plan.spec().format().id() + "\":" + mapper.writeValueAsString(run.formatOutcome()))
                 + "}\n";
     }
 

@@ -244,6 +244,30 @@ final class KnockoutPairer implements Pairer {
     }
 
     @Override
+    public Map<String, Object> outcome() {
+        List<Object> bracket = new ArrayList<>();
+        for (List<Match> round : rounds) {
+            List<Object> matches = new ArrayList<>();
+            for (Match match : round) {
+                Map<String, Object> m = new java.util.LinkedHashMap<>();
+                m.put("high_seed", match.high);
+                m.put("low_seed", match.low); // null: a bye
+                m.put("high_points", match.highPoints);
+                m.put("low_points", match.lowPoints);
+                m.put("games", match.counted);
+                m.put("winner", match.low == null ? match.high : match.winner); // null while it is played
+                m.put("how", match.low == null ? "bye" : match.how);
+                matches.add(m);
+            }
+            bracket.add(matches);
+        }
+        Map<String, Object> outcome = new java.util.LinkedHashMap<>();
+        outcome.put("rounds", bracket);
+        outcome.put("winner", champion);
+        return outcome;
+    }
+
+    @Override
     public List<String> summary() {
         List<String> lines = new ArrayList<>();
         lines.add("Knockout bracket (the better seed first; " + TIEBREAK_PAIRS

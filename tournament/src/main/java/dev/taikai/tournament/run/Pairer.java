@@ -4,6 +4,7 @@ import dev.taikai.referee.game.GameAssignment;
 import dev.taikai.referee.game.GameRecord;
 import dev.taikai.tournament.Entrant;
 import java.util.List;
+import java.util.Map;
 
 /**
  * How a format pairs its games. A fixed plan pairs everything at once; the others pair a round (or a
@@ -32,5 +33,13 @@ interface Pairer {
     /** Lines the format adds to a run's report (a Swiss table, a bracket); none by default. */
     default List<String> summary() {
         return List.of();
+    }
+
+    /**
+     * What {@link #summary} says, as plain values for the records (maps, lists, strings, numbers, null): a
+     * Swiss table with its byes, a knockout bracket with its winner; empty by default.
+     */
+    default Map<String, Object> outcome() {
+        return Map.of();
     }
 }

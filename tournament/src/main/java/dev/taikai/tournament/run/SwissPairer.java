@@ -254,6 +254,24 @@ final class SwissPairer implements Pairer {
     }
 
     @Override
+    public Map<String, Object> outcome() {
+        List<Object> table = new ArrayList<>();
+        int rank = 0;
+        for (String engine : ranking()) {
+            Map<String, Object> row = new java.util.LinkedHashMap<>();
+            row.put("rank", ++rank);
+            row.put("engine", engine);
+            row.put("score", score.get(engine));
+            row.put("byes", byes.get(engine));
+            table.add(row);
+        }
+        Map<String, Object> outcome = new java.util.LinkedHashMap<>();
+        outcome.put("after_rounds", round);
+        outcome.put("table", table);
+        return outcome;
+    }
+
+    @Override
     public List<String> summary() {
         List<String> lines = new ArrayList<>();
         lines.add(String.format(Locale.ROOT, "Swiss table after %d rounds (a bye scores as a won pairing)", round));

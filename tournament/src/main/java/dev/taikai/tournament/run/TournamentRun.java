@@ -334,6 +334,11 @@ public final class TournamentRun {
         return pairer.summary();
     }
 
+    /** {@link #summary} as plain values for the records ({@link Pairer#outcome}); empty for most formats. */
+    public Map<String, Object> formatOutcome() {
+        return pairer.outcome();
+    }
+
     /** The entrant under {@code name}: the spec's, or one that joined the league. */
     public Entrant entrant(String name) {
         return pairer.entrant(name);
