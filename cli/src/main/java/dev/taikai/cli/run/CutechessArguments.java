@@ -397,6 +397,12 @@ public final class CutechessArguments {
                         : spec.concurrency(),
                 single.containsKey("-srand") ? number("-srand", single.get("-srand")) : spec.seed(),
                 sprt);
+        if (single.containsKey("-repeat") && over.gamesPerPairing() % 2 == 1) {
+            // accepted and ignored otherwise: cutechess pairs consecutive rounds, here a pairing's own games
+            throw new ConfigException(
+                    "-repeat with " + over.gamesPerPairing() + " game(s) a pairing: here the two games"
+                            + " of an opening (colours swapped) are a pairing's, so -games must be even (-games 2)");
+        }
         Path output = single.containsKey("-out") ? Path.of(single.get("-out")) : plan.output();
         int ratingInterval = plan.ratingInterval();
         if (single.containsKey("-ratinginterval")) {

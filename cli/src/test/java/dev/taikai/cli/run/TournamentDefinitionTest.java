@@ -289,6 +289,7 @@ class TournamentDefinitionTest {
                 "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -rounds many | -rounds needs a whole number",
                 "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -bogus 1 | unknown flag '-bogus'",
                 "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -pgnout g.pgn | -pgnout is cutechess-cli's and not Taikai's: the records go to -out DIR: a KIF file a game",
+                "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -games 1 -repeat | -repeat with 1 game(s) a pairing: here the two games of an opening (colours swapped) are a pairing's, so -games must be even",
                 "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -noswap | -noswap is cutechess-cli's and not Taikai's: a pairing's two games swap colours; -games 1",
                 "-variant minishogi -engine conf=taikai-1 -engine conf=taikai-2 -each tc=40/60 | tc=40/60: moves/time controls are not supported",
                 "-variant minishogi -engine cmd=/bin/engine -engine cmd=/bin/engine | two engines are named 'engine'",
