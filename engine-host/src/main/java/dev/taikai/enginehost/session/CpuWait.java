@@ -105,6 +105,15 @@ public final class CpuWait {
     private CpuWait() {}
 
     /**
+     * A move's CPU wait: the engine's and the manager's thread's, which can overlap in time (both wait for
+     * the same busy core) and a steal counted in 10 ms ticks, so their sum is capped at the move's own
+     * {@code moveNanos}: no move waited longer than it lasted (a 7 ms move was said to have waited 62).
+     */
+    public static long ofMove(long engineWaitNanos, long callerWaitNanos, long moveNanos) {
+        return Math.max(0, Math.min(engineWaitNanos + callerWaitNanos, moveNanos));
+    }
+
+    /**
      * The part of a move's overrun that does not count against its overrun margin: the time the engine
      * waited for a CPU, at most the move's allowance plus margin (so a worker that overstates the wait
      * gains at most one more move's time), and at most the overrun itself. The referee's clock and the

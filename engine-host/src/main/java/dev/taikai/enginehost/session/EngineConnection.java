@@ -296,10 +296,12 @@ public final class EngineConnection {
      * A timed move's CPU wait, now that its {@code answer} is read: the engine's since {@code atGo} ({@link
      * CpuWait.Reading#since}, over the move from {@code goWrittenNanos} to the answer), plus the caller's own
      * waits while it wrote the {@code go} ({@code goSendWaitNanos}, {@link #lastSendWaitNanos}) and while it
-     * read the answer; the caller's count whatever the engine did, for they are the manager's time.
+     * read the answer; the caller's count whatever the engine did, for they are the manager's time. At most
+     * the move's time ({@link CpuWait#ofMove}).
      */
     public long cpuWait(CpuWait.Reading atGo, long goWrittenNanos, long goSendWaitNanos, OutputLine answer) {
-        return cpu().since(atGo, answer.readNanos() - goWrittenNanos) + goSendWaitNanos + answer.readWaitNanos();
+        long move = answer.readNanos() - goWrittenNanos;
+        return CpuWait.ofMove(cpu().since(atGo, move), goSendWaitNanos + answer.readWaitNanos(), move);
     }
 
     /**

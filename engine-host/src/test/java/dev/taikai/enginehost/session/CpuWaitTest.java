@@ -25,6 +25,14 @@ class CpuWaitTest {
         started.forEach(Process::destroyForcibly);
     }
 
+    /** The engine's and the manager's waits overlap: their sum is capped at the move (results.json had 62 ms in 7). */
+    @Test
+    void aMovesWaitIsAtMostTheMove() {
+        assertEquals(7_000_000, CpuWait.ofMove(55_000_000, 7_000_000, 7_000_000));
+        assertEquals(30_000_000, CpuWait.ofMove(20_000_000, 10_000_000, 50_000_000));
+        assertEquals(0, CpuWait.ofMove(0, 0, 50_000_000));
+    }
+
     @Test
     void aBusyProcessSharingItsCpuWaitsAndTheWaitIsMeasured() throws Exception {
         start("taskset", "-c", "0", "sh", "-c", "while :; do :; done"); // the other program
