@@ -19,13 +19,14 @@ public record ClockUse(
         long largestOverrunNanos,
         int movesExcused,
         int timeLosses,
+        int silentTimeLosses,
         long timeLossNanos) {
     /** Above this share of its games lost on time, a run's report says so (and what margin would help). */
     public static final double WARN_SHARE = 0.02;
 
     /** No game yet. */
     public static ClockUse none(String engine) {
-        return new ClockUse(engine, 0, 0, 0, 0, 0, 0, 0);
+        return new ClockUse(engine, 0, 0, 0, 0, 0, 0, 0, 0);
     }
 
     /** This with {@code game} counted; unchanged when the engine did not play it. */
@@ -58,6 +59,7 @@ public record ClockUse(
             }
         }
         boolean lostOnTime = game.outcome().termination() == Termination.TIME_FORFEIT && engine.equals(game.loser());
+        boolean silent = lostOnTime && game.timeLossOverrunNanos() == 0; // no move came
         return new ClockUse(
                 engine,
                 games + 1,
@@ -66,7 +68,13 @@ public record ClockUse(
                 largest,
                 movesExcused + excused,
                 timeLosses + (lostOnTime ? 1 : 0),
+                silentTimeLosses + (silent ? 1 : 0),
                 lostOnTime ? Math.max(timeLossNanos, game.timeLossOverrunNanos()) : timeLossNanos);
+    }
+
+    /** True when a larger margin would have saved some of its time losses: a move came late in them. */
+    public boolean aMarginWouldHelp() {
+        return timeLosses > silentTimeLosses;
     }
 
     /** True when more than {@link #WARN_SHARE} of the engine's games were lost on time. */
@@ -74,7 +82,10 @@ public record ClockUse(
         return timeLosses > 0 && timeLosses > WARN_SHARE * games;
     }
 
-    /** The smallest margin, in whole tens of milliseconds, under which none of its time losses would have been. */
+    /**
+     * The smallest margin, in whole tens of milliseconds, under which none of its time losses in which a move
+     * came late would have been.
+     */
     public long savingMarginMillis() {
         long millis = timeLossNanos / 1_000_000 + 1;
         return (millis + 9) / 10 * 10;

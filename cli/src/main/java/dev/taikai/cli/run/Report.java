@@ -160,16 +160,27 @@ public final class Report {
         }
         for (ClockUse use : uses) {
             if (use.losesTooOften()) {
-                out.printf(
+                String lost = String.format(
                         Locale.ROOT,
-                        "Warning: %s lost %d of %d games on time (%.1f%%); under an overrun margin of %d ms"
-                                + " (timemargin=%d) none of those moves would have lost%n",
+                        "Warning: %s lost %d of %d games on time (%.1f%%)",
                         use.engine(),
                         use.timeLosses(),
                         use.games(),
-                        100.0 * use.timeLosses() / use.games(),
-                        use.savingMarginMillis(),
-                        use.savingMarginMillis());
+                        100.0 * use.timeLosses() / use.games());
+                String silent = use.silentTimeLosses() == use.timeLosses()
+                        ? "it made no move in any of them, so no overrun margin would have saved them"
+                        : use.silentTimeLosses() + " of them without making a move, which no margin saves";
+                out.println(
+                        use.aMarginWouldHelp()
+                                ? lost
+                                        + String.format(
+                                                Locale.ROOT,
+                                                "; under an overrun margin of %d ms (timemargin=%d) none of the moves that came"
+                                                        + " late would have lost",
+                                                use.savingMarginMillis(),
+                                                use.savingMarginMillis())
+                                        + (use.silentTimeLosses() > 0 ? "; " + silent : "")
+                                : lost + "; " + silent);
             }
         }
     }

@@ -652,7 +652,8 @@ final class RunRecords implements AutoCloseable {
             clock.put("max_overrun_ms", Math.round(use.largestOverrunNanos() / 1000.0) / 1000.0);
             clock.put("moves_excused_for_cpu_wait", use.movesExcused());
             clock.put("time_losses", use.timeLosses());
-            if (use.timeLosses() > 0) {
+            clock.put("time_losses_without_a_move", use.silentTimeLosses());
+            if (use.aMarginWouldHelp()) {
                 clock.put("saving_margin_ms", use.savingMarginMillis());
             }
         }

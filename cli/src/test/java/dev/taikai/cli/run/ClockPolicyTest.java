@@ -95,6 +95,37 @@ class ClockPolicyTest {
         assertFalse(run.out().contains("Warning: punctual"), run.out());
     }
 
+    /**
+     * An engine that never answers loses on time with no move: the report named a margin under which "none of
+     * those moves would have lost" (the time the referee waited for it), and results.json kept it as the
+     * saving margin; no margin saves a move that never came.
+     */
+    @Test
+    void aTimeLossWithoutAMoveIsNotOneAMarginWouldSave(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("t.yaml"),
+                "name: silent\nvariant: minishogi\nformat: gauntlet\nrounds: 1\ngames: 2\n"
+                        + "time-control: movetime 0.1\nconcurrency: 1\noutput: out\nengines:\n"
+                        + Tournaments.fakeEntry("quick", "--seed", "3", "--think-ms", "5")
+                        + Tournaments.fakeEntry("silent", "--stall-after-go"));
+        RunPlan plan = TournamentFile.read(dir.resolve("t.yaml"));
+        Tournaments.Run run = Tournaments.run(plan, TIMEOUTS);
+        JsonNode results = Tournaments.results(plan.output());
+        JsonNode clock = row(results, "silent").get("clock");
+        assertEquals(2, clock.get("time_losses").asInt(), clock.toString());
+        assertEquals(2, clock.get("time_losses_without_a_move").asInt(), clock.toString());
+        assertFalse(clock.has("saving_margin_ms"), clock.toString());
+        for (JsonNode game : results.get("games")) {
+            assertEquals("time_forfeit", game.get("termination").asText(), game.toString());
+            assertFalse(game.has("time_loss_overrun_ms"), game.toString());
+        }
+        assertTrue(
+                run.out()
+                        .contains("Warning: silent lost 2 of 2 games on time (100.0%); it made no move in any of them,"
+                                + " so no overrun margin would have saved them"),
+                run.out());
+    }
+
     @Test
     void aMarginGivenToOneEngineIsThatEnginesOnly(@TempDir Path dir) throws Exception {
         Files.writeString(

@@ -129,7 +129,8 @@ public final class Referee {
                         String.format(
                                 "%s made no move within %d ms allowed (and a margin of %d ms): %s",
                                 who, allowedMillis, clock.marginMillis(side), failure));
-                return Optional.of(new Ending(lost, Math.max(0, refereeNanos - allowedMillis * 1_000_000)));
+                // no move came, so there is no overrun of a move: no margin would have saved it
+                return Optional.of(new Ending(lost, 0));
             }
             return ending(new Outcome(loss, failure.termination(), who + ": " + failure));
         }
