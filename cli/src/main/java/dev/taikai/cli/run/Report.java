@@ -258,7 +258,9 @@ public final class Report {
      * {@code ± 12.3 (95%, from the spread of N games)}, or why there is none: the match block's intervals
      * come from how the results varied, and results that did not vary give none (the standings' come
      * from the rating fit, which treats every game as a score of its own). An interval that reaches a
-     * score of 0% or 100% is infinite on that side, and is given by its ends.
+     * score of 0% or 100% is infinite on that side, and is given by its ends; so is one lopsided by more
+     * than a tenth of its half-width (a few pairs: -190.8 ± 458.0 read as holding 0, its ends are -919.4 and
+     * -3.5).
      */
     static String interval(EloInterval elo, String what, long count) {
         if (count < 2) {
@@ -268,7 +270,8 @@ public final class Report {
             return "(no interval: every one of the " + count + " " + what + " ended alike)";
         }
         String spread = "95%, from the spread of " + count + " " + what;
-        if (Double.isInfinite(elo.lower()) || Double.isInfinite(elo.upper())) {
+        boolean lopsided = Math.abs((elo.upper() - elo.elo()) - (elo.elo() - elo.lower())) > 0.1 * elo.error();
+        if (Double.isInfinite(elo.lower()) || Double.isInfinite(elo.upper()) || lopsided) {
             return "(" + spread + ": " + elo(elo.lower(), true) + " to " + elo(elo.upper(), true) + ")";
         }
         return "± " + elo(elo.error(), false) + " (" + spread + ")";

@@ -34,5 +34,13 @@ class ReportIntervalTest {
         assertEquals(
                 "± " + Report.elo(even.error(), false) + " (95%, from the spread of 100 games)",
                 Report.interval(even, "games", 100));
+        // pairs [2, 0, 2, 0, 0]: lopsided, -190.8 ± 458.0 read as holding 0, where its ends do not
+        Pentanomial lopsided = new Pentanomial(2, 0, 2, 0, 0, 0);
+        EloInterval ends = EloInterval.of(lopsided);
+        assertEquals(true, ends.upper() < 0, ends.toString());
+        assertEquals(
+                "(95%, from the spread of 4 pairs: " + Report.elo(ends.lower(), true) + " to "
+                        + Report.elo(ends.upper(), true) + ")",
+                Report.interval(ends, "pairs", 4));
     }
 }
