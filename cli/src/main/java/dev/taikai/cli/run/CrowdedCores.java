@@ -2,8 +2,9 @@ package dev.taikai.cli.run;
 
 import dev.taikai.enginehost.session.DefaultMargin;
 import dev.taikai.referee.game.TimeControl;
+import dev.taikai.tournament.Entrant;
 import dev.taikai.tournament.TournamentSpec;
-import java.util.Comparator;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -21,20 +22,35 @@ final class CrowdedCores {
         if (spec.concurrency() < cores) {
             return Optional.empty();
         }
-        return spec.entrants().stream()
+        List<Entrant> tight = spec.entrants().stream()
                 .filter(e -> timed(e.timeControl()))
                 .filter(e -> e.marginMillis(spec.overrunMargin()) < DefaultMargin.FLOOR_MILLIS)
-                .min(Comparator.comparingLong(e -> e.marginMillis(spec.overrunMargin())))
-                .map(e -> String.format(
-                        "concurrency %d on %d cores leaves no core for Taikai and the system, and %s may"
-                                + " overrun its time by only %d ms: a scheduling stall can be longer and"
-                                + " lose an honest engine the game (docs/tournaments.md, \"Clocks\");"
-                                + " -concurrency %d leaves a core free",
-                        spec.concurrency(),
-                        cores,
-                        e.name(),
-                        e.marginMillis(spec.overrunMargin()),
-                        Math.max(1, cores - 1)));
+                .toList();
+        if (tight.isEmpty()) {
+            return Optional.empty();
+        }
+        long least = tight.stream()
+                .mapToLong(e -> e.marginMillis(spec.overrunMargin()))
+                .min()
+                .getAsLong();
+        // every engine with that margin: naming one, another of the same clock lost and went unnamed
+        List<String> names = tight.stream()
+                .filter(e -> e.marginMillis(spec.overrunMargin()) == least)
+                .map(Entrant::name)
+                .toList();
+        return Optional.of(String.format(
+                "concurrency %d on %d cores leaves no core for Taikai and the system, and %s may"
+                        + " overrun %s time by only %d ms: a scheduling stall can be longer and"
+                        + " lose an honest engine the game (docs/tournaments.md, \"Clocks\");"
+                        + " -concurrency %d leaves a core free",
+                spec.concurrency(),
+                cores,
+                names.size() == 1
+                        ? names.get(0)
+                        : String.join(", ", names.subList(0, names.size() - 1)) + " and " + names.get(names.size() - 1),
+                names.size() == 1 ? "its" : "their",
+                least,
+                Math.max(1, cores - 1)));
     }
 
     private static boolean timed(TimeControl control) {

@@ -28,7 +28,8 @@ class CrowdedCoresTest {
         String warning =
                 warning("time-control: movetime 0.05\nconcurrency: 2", 2).orElseThrow();
         assertTrue(warning.startsWith("concurrency 2 on 2 cores leaves no core"), warning);
-        assertTrue(warning.contains("a may overrun its time by only 45 ms"), warning);
+        // both have that margin: both are named (one was, and the other lost and went unnamed)
+        assertTrue(warning.contains("a and b may overrun their time by only 45 ms"), warning);
         assertTrue(warning.endsWith("-concurrency 1 leaves a core free"), warning);
     }
 
@@ -44,5 +45,19 @@ class CrowdedCoresTest {
         String warning = warning("time-control: 10+0.1\noverrun-margin-ms: 20\nconcurrency: 2", 2)
                 .orElseThrow();
         assertTrue(warning.contains("by only 20 ms"), warning);
+    }
+
+    @Test
+    void onlyTheEnginesWithTheLeastMarginAreNamed() throws Exception {
+        Files.writeString(
+                dir.resolve("t.yaml"),
+                "name: t\nvariant: minishogi\ntime-control: movetime 0.05\nconcurrency: 2\nengines:\n"
+                        + Tournaments.fakeEntry("a", "--seed", "1")
+                        + Tournaments.fakeEntry("b", "--seed", "2")
+                        + "    time-control: movetime 0.08\n");
+        String warning = CrowdedCores.warning(
+                        TournamentFile.read(dir.resolve("t.yaml")).spec(), 2)
+                .orElseThrow();
+        assertTrue(warning.contains(", and a may overrun its time by only 45 ms"), warning);
     }
 }
