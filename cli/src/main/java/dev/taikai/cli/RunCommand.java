@@ -42,7 +42,7 @@ import picocli.CommandLine.Unmatched;
                     + " './taikai run --resume DIR' resumes an interrupted run, as does the same command with -out DIR. Exit codes: 0 finished (or SPRT concluded),"
                     + " 1 stopped by an engine that cannot be used or records that cannot be written, 2 bad tournament, 130 interrupted (143 by SIGTERM).",
             "-log keeps every line to and from the engines, a compressed file a game (logs/<id>.log.gz); a game in"
-                    + " which an engine failed keeps its standard error there in any case.",
+                    + " which an engine failed keeps there what it wrote to its standard error, in any case.",
             "Progress: a line as each game starts and as it ends (an SPRT run's with its LLR and bounds);"
                     + " -ratinginterval N shows the standings every N games.",
             "--verbose adds the run's own figures (manager CPU per move) to the report.",
