@@ -201,6 +201,12 @@ class RunFoldersTest {
             assertTrue(tookMillis < 7_000, "exited " + tookMillis + " ms after Ctrl-C:\n" + output);
             assertFalse(output.contains("Started game"), output);
             assertTrue(output.contains("interrupted: 0 games recorded; resume with"), output);
+            // the run's log says so too, between the games' lines (it had the games' lines only)
+            String log = Files.readString(dir.resolve("out").resolve("taikai.log"));
+            assertTrue(
+                    log.matches("(?s)\\S+ run begins: 2 games planned\n"
+                            + "\\S+ interrupted: 0 games recorded; the games in play were not\n"),
+                    log);
         } finally {
             run.descendants().forEach(ProcessHandle::destroyForcibly);
             run.destroyForcibly();

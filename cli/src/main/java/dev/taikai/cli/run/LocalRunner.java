@@ -77,6 +77,8 @@ public final class LocalRunner {
     private final java.util.Set<String> warnedOf = java.util.concurrent.ConcurrentHashMap.newKeySet();
     /** The run being played (set once by {@link #run}). */
     private volatile TournamentRun currentRun;
+    /** The records of the run in progress, for the note of an interrupt; null outside {@link #run(TournamentRun)}. */
+    private volatile RunRecords currentRecords;
 
     public LocalRunner(RunPlan plan, PrintWriter out, PrintWriter progress) {
         this(plan, out, progress, Timeouts.DEFAULT);
@@ -143,6 +145,7 @@ public final class LocalRunner {
     private Ending run(TournamentRun run) throws IOException, ConfigException {
         TournamentSpec spec = plan.spec();
         try (RunRecords records = RunRecords.open(plan, run, invocation)) {
+            currentRecords = records;
             if (invocation != null) {
                 Path command = records.directory().resolve(Invocation.FILE);
                 RunRecords.writing(command, () -> invocation.writeTo(records.directory()));
@@ -163,6 +166,7 @@ public final class LocalRunner {
                     spec.entrants().size(),
                     planText(run, done.get()),
                     records.directory()));
+            records.note("run " + (done.get() > 0 ? "resumed" : "begins") + ": " + planText(run, done.get()));
             if (done.get() > 0 && run.stop().isPresent()) { // a rerun never silently does nothing
                 say("nothing is left to play: this run ended before ("
                         + run.stop().get().detail()
@@ -194,6 +198,13 @@ public final class LocalRunner {
                 // the JVM is already shutting down
             }
             records.finish(standings);
+            records.note(run.stop()
+                    .map(stop -> switch (stop.kind()) {
+                        case FINISHED -> "finished: " + stop.detail();
+                        case SPRT_CONCLUDED -> stop.detail();
+                        case ABORTED, CANCELLED -> "stopped: " + stop.detail();
+                    })
+                    .orElse("finished"));
             Report.print(out, spec, standings);
             run.league().ifPresent(league -> LeagueReport.print(out, league, run.dropped()));
             if (!run.summary().isEmpty()) {
@@ -505,6 +516,10 @@ public final class LocalRunner {
         }
         for (SlotSessions seat : seats) {
             seat.close();
+        }
+        RunRecords records = currentRecords;
+        if (records != null) {
+            records.note("interrupted: " + Plural.games(done.get()) + " recorded; the games in play were not");
         }
         synchronized (run) {
             say("interrupted: " + Plural.games(done.get()) + " recorded"

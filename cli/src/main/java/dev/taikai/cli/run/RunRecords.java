@@ -437,6 +437,23 @@ final class RunRecords implements AutoCloseable {
         }
     }
 
+    /**
+     * Appends a line of the run's own to taikai.log, stamped now: how it began, stopped or was interrupted,
+     * between the games' lines. Best effort: a note that cannot be written loses no game, and says nothing.
+     */
+    synchronized void note(String text) {
+        try {
+            Files.writeString(
+                    dir.resolve("taikai.log"),
+                    Instant.now() + " " + text + "\n",
+                    StandardCharsets.UTF_8,
+                    StandardOpenOption.CREATE,
+                    StandardOpenOption.APPEND);
+        } catch (IOException e) {
+            // the games' lines are the records; a missing note is no lost game
+        }
+    }
+
     private static String logLine(GameRecord record) {
         var a = record.assignment();
         String result = record.winner() == null ? "draw" : record.winner() + " wins";

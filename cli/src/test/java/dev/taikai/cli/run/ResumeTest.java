@@ -55,6 +55,12 @@ class ResumeTest {
         Tournaments.Run second = Tournaments.run(TournamentFile.read(dir.resolve("match.yaml")), Timeouts.DEFAULT);
         assertEquals(LocalRunner.Ending.FINISHED, second.ending(), second.progress());
         assertTrue(second.progress().contains(beforeResume.size() + " already played (resuming)"), second.progress());
+        String log = Files.readString(out.resolve("taikai.log"));
+        assertTrue(log.contains(" run begins: 20 games planned\n"), log);
+        assertTrue(
+                log.contains(" run resumed: 20 games planned, " + beforeResume.size() + " already played (resuming)\n"),
+                log);
+        assertTrue(log.endsWith(" finished: all 20 games played\n"), log);
 
         List<String> journal = Tournaments.journal(out);
         assertEquals(20, journal.size(), "each planned game once");
