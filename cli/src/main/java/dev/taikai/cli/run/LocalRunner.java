@@ -391,14 +391,16 @@ public final class LocalRunner {
         if (stopping) {
             return null;
         }
-        say(String.format(
-                Locale.ROOT,
-                "Started game %d%s (%s: %s vs %s)",
-                started(),
-                ofTotal(" of ", expectedGames(currentRun)),
-                game.gameId(),
-                game.sente(),
-                game.gote()));
+        synchronized (begun) { // numbered and said at once: two slots said "game 13", then "game 12"
+            say(String.format(
+                    Locale.ROOT,
+                    "Started game %d%s (%s: %s vs %s)",
+                    started(),
+                    ofTotal(" of ", expectedGames(currentRun)),
+                    game.gameId(),
+                    game.sente(),
+                    game.gote()));
+        }
         GameRecord record = GameHost.play(
                 game, (LocalEngine) senteSession, (LocalEngine) goteSession, Referee.SAME_MACHINE, GameObserver.NONE);
         keepLog(
