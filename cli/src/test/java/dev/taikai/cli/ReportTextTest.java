@@ -58,6 +58,45 @@ class ReportTextTest {
     }
 
     /**
+     * A match of one game a pairing has no pairs: it printed an empty pentanomial "over 0 pairs", which
+     * looks like a count; with three, the odd game of each pairing is in no pair, and the line says so.
+     */
+    @Test
+    void aMatchWithoutPairsSaysSoAndAnOddGameIsSaidToBeInNoPair(@TempDir Path dir) throws Exception {
+        String[] match = {
+            "run",
+            "-variant",
+            "minishogi",
+            "-engine",
+            "conf=taikai-1",
+            "-engine",
+            "conf=taikai-2",
+            "-each",
+            "nodes=20",
+            "-rounds",
+            "2",
+            "-maxmoves",
+            "3"
+        };
+        CliRun single = CliRun.of(
+                concat(match, "-games", "1", "-out", dir.resolve("single").toString()));
+        assertEquals(0, single.exitCode(), single.err());
+        assertTrue(
+                single.out()
+                        .contains(
+                                "  Pentanomial: no pairs (one game a pairing; -games 2 plays each opening with colours"
+                                        + " swapped)\n"),
+                single.out());
+        assertFalse(single.out().contains("Pentanomial Elo"), single.out());
+        CliRun three = CliRun.of(
+                concat(match, "-games", "3", "-out", dir.resolve("three").toString()));
+        assertEquals(0, three.exitCode(), three.err());
+        assertTrue(
+                three.out().contains("over 2 pairs (WL 0, DD 2); the last game of each pairing is in no pair\n"),
+                three.out());
+    }
+
+    /**
      * An engine without a game (the bye of a three-engine Swiss round) has no rating and comes last; it was
      * fitted with the others and ranked first, and every error read infinite.
      */

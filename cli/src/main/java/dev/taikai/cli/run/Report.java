@@ -207,26 +207,12 @@ public final class Report {
                 interval(elo, "games", wdl.games()),
                 100 * wdl.los(),
                 100 * wdl.drawRatio());
-        long[] counts = pairs.counts();
-        out.printf(
-                Locale.ROOT,
-                "  Pentanomial [0, 0.5, 1, 1.5, 2]: [%d, %d, %d, %d, %d] over %d pairs (WL %d, DD %d)%n",
-                counts[0],
-                counts[1],
-                counts[2],
-                counts[3],
-                counts[4],
-                pairs.pairs(),
-                pairs.wl(),
-                pairs.dd());
-        if (pairs.pairs() > 0) {
-            EloInterval pairElo = EloInterval.of(pairs);
+        if (spec.gamesPerPairing() == 1) { // never a pair: an empty pentanomial would look like a count
             out.printf(
                     Locale.ROOT,
-                    "  Pentanomial Elo: %s %s, normalized Elo: %s%n",
-                    elo(pairElo.elo(), true),
-                    interval(pairElo, "pairs", pairs.pairs()),
-                    elo(pairs.normalizedElo(), true));
+                    "  Pentanomial: no pairs (one game a pairing; -games 2 plays each opening with colours swapped)%n");
+        } else {
+            pentanomial(out, spec, pairs);
         }
         Sprt sprt = spec.sprt();
         if (sprt != null) {
@@ -251,6 +237,32 @@ public final class Report {
                             ? ""
                             : " (the bound was crossed after " + verdict.pairs() + " pairs, LLR "
                                     + Sprt.format(verdict.llr()) + "; the pairs in play then were played out)");
+        }
+    }
+
+    /** The match's game pairs: their counts and Elo; the odd game of each pairing is in none. */
+    private static void pentanomial(PrintWriter out, TournamentSpec spec, Pentanomial pairs) {
+        long[] counts = pairs.counts();
+        out.printf(
+                Locale.ROOT,
+                "  Pentanomial [0, 0.5, 1, 1.5, 2]: [%d, %d, %d, %d, %d] over %d pairs (WL %d, DD %d)%s%n",
+                counts[0],
+                counts[1],
+                counts[2],
+                counts[3],
+                counts[4],
+                pairs.pairs(),
+                pairs.wl(),
+                pairs.dd(),
+                spec.gamesPerPairing() % 2 == 1 ? "; the last game of each pairing is in no pair" : "");
+        if (pairs.pairs() > 0) {
+            EloInterval pairElo = EloInterval.of(pairs);
+            out.printf(
+                    Locale.ROOT,
+                    "  Pentanomial Elo: %s %s, normalized Elo: %s%n",
+                    elo(pairElo.elo(), true),
+                    interval(pairElo, "pairs", pairs.pairs()),
+                    elo(pairs.normalizedElo(), true));
         }
     }
 
