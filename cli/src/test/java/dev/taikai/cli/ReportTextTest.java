@@ -16,25 +16,26 @@ import org.junit.jupiter.api.io.TempDir;
 /** The final report is a user's: intervals only where the results vary, counts in words, no internal figures. */
 @Timeout(value = 120, unit = TimeUnit.SECONDS)
 class ReportTextTest {
+    /** Two rounds of a match between two levels of the built-in engine, its games drawn after 3 moves. */
+    private static final String[] MATCH = {
+        "run",
+        "-variant",
+        "minishogi",
+        "-engine",
+        "conf=taikai-1",
+        "-engine",
+        "conf=taikai-2",
+        "-each",
+        "nodes=20",
+        "-rounds",
+        "2",
+        "-maxmoves",
+        "3"
+    };
+
     @Test
     void drawnGamesGiveNoIntervalAndTheRunsOwnFiguresWaitForVerbose(@TempDir Path dir) throws Exception {
-        String[] match = {
-            "run",
-            "-variant",
-            "minishogi",
-            "-engine",
-            "conf=taikai-1",
-            "-engine",
-            "conf=taikai-2",
-            "-each",
-            "nodes=20",
-            "-rounds",
-            "2",
-            "-games",
-            "2",
-            "-maxmoves",
-            "3"
-        };
+        String[] match = concat(MATCH, "-games", "2");
         CliRun plain = CliRun.of(concat(match, "-out", dir.resolve("plain").toString()));
         assertEquals(0, plain.exitCode(), plain.err());
         String report = plain.out();
@@ -63,21 +64,7 @@ class ReportTextTest {
      */
     @Test
     void aMatchWithoutPairsSaysSoAndAnOddGameIsSaidToBeInNoPair(@TempDir Path dir) throws Exception {
-        String[] match = {
-            "run",
-            "-variant",
-            "minishogi",
-            "-engine",
-            "conf=taikai-1",
-            "-engine",
-            "conf=taikai-2",
-            "-each",
-            "nodes=20",
-            "-rounds",
-            "2",
-            "-maxmoves",
-            "3"
-        };
+        String[] match = MATCH;
         CliRun single = CliRun.of(
                 concat(match, "-games", "1", "-out", dir.resolve("single").toString()));
         assertEquals(0, single.exitCode(), single.err());
