@@ -416,6 +416,10 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
             } catch (ConfigException e) {
                 throw new ExitCodes.UsageException(e.getMessage());
             }
+            if (state.getStatus() == Status.STATUS_RUNNING) { // what it waits for, as 'submit' says it
+                waitingFor(cluster, dir)
+                        .forEach(warning -> spec.commandLine().getErr().println("warning: " + warning));
+            }
             return follow(
                     cluster,
                     dir,

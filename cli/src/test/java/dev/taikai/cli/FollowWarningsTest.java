@@ -104,6 +104,65 @@ class FollowWarningsTest {
         }
     }
 
+    /** 'cluster fetch' of a running tournament with the broker already down says so at once, as 'submit' does. */
+    @Test
+    void aFetchWhileTheBrokerIsDownSaysSoAtOnce(@TempDir Path dir) throws Exception {
+        Path cluster = Files.createDirectories(dir.resolve("cluster"));
+        Files.createDirectories(cluster.resolve("access"));
+        Files.writeString(cluster.resolve("access").resolve("admin.token"), "not-a-real-token\n");
+        Path file = Files.writeString(
+                dir.resolve("t.yaml"), "name: waits\nvariant: minishogi\nengines: [taikai-1, taikai-2]\n");
+        Process broker = sleeper();
+        broker.destroyForcibly().waitFor(10, TimeUnit.SECONDS); // a broker that was, and is gone
+        HttpServer scheduler = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        try {
+            record(cluster, broker.pid(), scheduler.getAddress().getPort());
+            TournamentState running = TournamentState.newBuilder()
+                    .setTournamentId("t-8")
+                    .setStatus(Status.STATUS_RUNNING)
+                    .setPlannedGames(2)
+                    .setSpec(ClusterRecords.specMessage(dev.taikai.cli.run.TournamentFile.read(file)))
+                    .build();
+            AtomicInteger pages = new AtomicInteger();
+            scheduler.createContext("/api/tournaments", exchange -> {
+                exchange.getRequestBody().readAllBytes();
+                if (!exchange.getRequestURI().getPath().endsWith("/games")) {
+                    answer(exchange, 200, running.toByteArray());
+                    return;
+                }
+                TournamentState state = pages.incrementAndGet() < 3
+                        ? running
+                        : running.toBuilder()
+                                .setStatus(Status.STATUS_CANCELLED)
+                                .setStatusDetail("cancelled: the test is over")
+                                .build();
+                answer(
+                        exchange,
+                        200,
+                        GetGameRecordsResponse.newBuilder()
+                                .setState(state)
+                                .build()
+                                .toByteArray());
+            });
+            scheduler.start();
+            CliRun fetch = CliRun.of(
+                    "cluster",
+                    "fetch",
+                    "--dir",
+                    cluster.toString(),
+                    "--out",
+                    dir.resolve("records").toString(),
+                    "t-8",
+                    file.toString());
+            assertEquals(1, fetch.exitCode(), "a cancelled tournament: " + fetch.err());
+            String warning = "warning: the cluster's Kafka broker is not running ('./taikai cluster status --dir "
+                    + cluster + "'): the tournament waits until it runs again";
+            assertEquals(1, fetch.err().split(java.util.regex.Pattern.quote(warning), -1).length - 1, fetch.err());
+        } finally {
+            scheduler.stop(0);
+        }
+    }
+
     private static Process sleeper() throws IOException {
         return new ProcessBuilder("sleep", "600").start();
     }
