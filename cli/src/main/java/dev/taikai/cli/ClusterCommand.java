@@ -342,7 +342,8 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
                     "%s: tournament %s accepted by the scheduler, %s%n",
                     plan.spec().name(), id, PlanText.of(plan.spec(), state.getPlannedGames()));
             err.flush();
-            waitingFor(cluster, dir).forEach(warning -> err.println("warning: " + warning));
+            List<String> waiting = waitingFor(cluster, dir);
+            waiting.forEach(warning -> err.println("warning: " + warning));
             String refetch = fetchCommand(dir, id, file, plan.output());
             if (detach) {
                 spec.commandLine().getOut().println(id);
@@ -353,6 +354,7 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
             return follow(
                     cluster,
                     dir,
+                    waiting,
                     scheduler,
                     plan,
                     state,
@@ -416,13 +418,13 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
             } catch (ConfigException e) {
                 throw new ExitCodes.UsageException(e.getMessage());
             }
-            if (state.getStatus() == Status.STATUS_RUNNING) { // what it waits for, as 'submit' says it
-                waitingFor(cluster, dir)
-                        .forEach(warning -> spec.commandLine().getErr().println("warning: " + warning));
-            }
+            // what it waits for, as 'submit' says it
+            List<String> waiting = state.getStatus() == Status.STATUS_RUNNING ? waitingFor(cluster, dir) : List.of();
+            waiting.forEach(warning -> spec.commandLine().getErr().println("warning: " + warning));
             return follow(
                     cluster,
                     dir,
+                    waiting,
                     scheduler,
                     plan,
                     state,
@@ -508,10 +510,12 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
      * Prints each game of the tournament as it is counted until the tournament stops, then writes the
      * records folder and prints the report; returns the exit code for the tournament's end. A Ctrl-C stops
      * this command and not the tournament: its last word says so, and how to pick the tournament up again.
+     * {@code waitingAtStart}: the {@link #waitingFor} warnings the caller has already said.
      */
     private static int follow(
             LocalCluster cluster,
             Path dir,
+            List<String> waitingAtStart,
             SchedulerClient scheduler,
             RunPlan plan,
             TournamentState state,
@@ -532,7 +536,7 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
         try {
             List<GameRecord> records = new ArrayList<>();
             long started = System.nanoTime();
-            List<String> waiting = waitingFor(cluster, dir);
+            List<String> waiting = waitingAtStart;
             while (true) {
                 var page = page(scheduler, id, records.size(), refetch);
                 if (page.getRecordsCount() == 0 && page.getState().getStatus() == Status.STATUS_RUNNING) {

@@ -91,7 +91,6 @@ final class SlotSessions implements AutoCloseable {
     }
 
     static boolean fatal(EngineFailure failure) {
-        return failure.kind() == EngineFailure.Kind.START_FAILED
-                || failure.kind() == EngineFailure.Kind.VARIANT_UNSUPPORTED;
+        return failure.kind() == EngineFailure.Kind.START_FAILED || failure.failsEveryGame();
     }
 }

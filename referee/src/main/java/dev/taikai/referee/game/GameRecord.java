@@ -10,9 +10,8 @@ import java.util.List;
  * @param startSfen the position the engines started from (after the opening's book moves)
  * @param startedEpochMillis wall-clock start, for logs and records only
  * @param timeLossOverrunNanos for a game lost on time by a move that came late, how far it went past its allowance
- *     (0 when no move came at all),
  *     less the time it waited for a CPU ({@link Clock.Charge#countedOverrunNanos}): the margin that would
- *     have saved it is a little more; 0 for every other ending
+ *     have saved it is a little more; 0 when no move came at all, and for every other ending
  */
 public record GameRecord(
         GameAssignment assignment,
