@@ -107,10 +107,18 @@ class KifInteropTest {
                     lishogi.get("error").isNull() ? null : lishogi.get("error").asText(), lishogi.toString());
             assertEquals(variantName, lishogi.get("rules").asText(), "the header names the variant");
             String kif = Files.readString(Path.of(lishogi.get("file").asText()), StandardCharsets.UTF_8);
+            // the opening's book moves come first in the record, from the opening's own position
+            String opening = game.get("opening").asText();
+            int book = opening.contains(" moves ") ? opening.split(" moves ")[1].split(" ").length : 0;
             assertEquals(
-                    game.get("plies").asInt(),
+                    book + game.get("plies").asInt(),
                     lishogi.get("moves").asInt(),
-                    "every move read: " + lishogi + "\n" + kif);
+                    "every move read, the book's first: " + lishogi + "\n" + kif);
+            assertEquals(book, kif.lines().filter("*book"::equals).count(), kif);
+            assertEquals(
+                    !opening.startsWith(Position.start(variant).toSfen()),
+                    kif.contains("+---------------+"),
+                    "a board only for a start other than the variant's: " + kif);
             Position end = Sfen.parse(variant, game.get("start_sfen").asText());
             for (JsonNode move : game.get("moves")) {
                 end = end.play(Usi.parse(end, move.asText(), Notation.FAIRY_STOCKFISH));

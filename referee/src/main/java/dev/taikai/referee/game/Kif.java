@@ -15,13 +15,15 @@ import dev.taikai.rules.Variant;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * A game record as KIF (UTF-8), the notation of shogi software, as lishogi writes it and reads it back:
  * the header names the variant ({@code 手合割：5五将棋} or {@code 手合割：京都将棋}); a start other than the
- * variant's shows the board. Kyoto moves are written the lishogi way: the face that moves, and {@code 成}
+ * variant's shows the board. An opening's book moves are the record's first moves, each with the comment
+ * {@code *book} and no time; the engines' moves are numbered on from them. Kyoto moves are written the lishogi way: the face that moves, and {@code 成}
  * on every turn-over. The time field is KIF's whole seconds (the parsers read no other); a comment after
  * each move ({@code *}) gives its time in milliseconds with the engine's evaluation and depth. The game
  * ends with KIF's word for how it ended ({@code 詰み}, {@code 投了}, {@code 千日手}, {@code 時間切れ},
@@ -39,12 +41,8 @@ public final class Kif {
     public static String write(GameRecord record, String event) {
         GameAssignment a = record.assignment();
         Variant variant = a.variant();
-        Position start;
-        try {
-            start = Sfen.parse(variant, record.startSfen());
-        } catch (InvalidSfenException e) {
-            throw new IllegalArgumentException("record with an invalid start position: " + record.startSfen(), e);
-        }
+        Book book = book(record);
+        Position start = book.start();
         StringBuilder out = new StringBuilder();
         out.append("#KIF version=2.0 encoding=UTF-8\n");
         out.append("開始日時：")
@@ -70,6 +68,14 @@ public final class Kif {
         out.append("手数----指手---------消費時間--\n");
         Position position = start;
         int previousTo = -1;
+        for (int i = 0; i < book.moves().size(); i++) {
+            int move = book.moves().get(i);
+            out.append(String.format("%4d %-12s( 0:00/00:00:00)%n", i + 1, moveText(position, move, previousTo)));
+            out.append("*book\n");
+            previousTo = Move.to(move);
+            position = position.play(move);
+        }
+        int first = book.moves().size(); // the engines' moves are numbered on from the book's
         long[] totalMicros = new long[2]; // each side's charged time, summed before it is rounded down
         List<MoveRecord> moves = record.moves();
         for (int i = 0; i < moves.size(); i++) {
@@ -88,7 +94,7 @@ public final class Kif {
             String text = moveText(position, move, previousTo);
             out.append(String.format(
                     "%4d %-12s(%2d:%02d/%02d:%02d:%02d)%n",
-                    i + 1, text, seconds / 60, seconds % 60, total / 3600, total / 60 % 60, total % 60));
+                    first + i + 1, text, seconds / 60, seconds % 60, total / 3600, total / 60 % 60, total % 60));
             out.append(comment(moves.get(i))).append('\n');
             previousTo = Move.to(move);
             position = position.play(move);
@@ -99,18 +105,51 @@ public final class Kif {
                 .append(record.outcome().detail())
                 .append('\n');
         Optional<String> ending = ending(record.outcome(), position.sideToMove());
-        ending.ifPresent(word -> out.append(String.format("%4d %s%n", moves.size() + 1, word)));
+        ending.ifPresent(word -> out.append(String.format("%4d %s%n", first + moves.size() + 1, word)));
         Color winner = record.outcome().winner();
-        out.append("まで").append(moves.size()).append("手で");
+        out.append("まで").append(first + moves.size()).append("手で");
         out.append(record.outcome().result() == Result.DRAW ? "引き分け" : (winner == Color.SENTE ? "先手" : "後手") + "の勝ち");
         return out.append('\n').toString();
+    }
+
+    /**
+     * Where the record begins and the book moves played from there before the engines' first move: the
+     * opening's position and moves, or, should those not lead to the position the engines started from,
+     * that position alone (the record's own account of its start wins).
+     */
+    private record Book(Position start, List<Integer> moves) {}
+
+    private static Book book(GameRecord record) {
+        Variant variant = record.assignment().variant();
+        Opening opening = record.assignment().opening();
+        Position played;
+        try {
+            played = Sfen.parse(variant, record.startSfen());
+        } catch (InvalidSfenException e) {
+            throw new IllegalArgumentException("record with an invalid start position: " + record.startSfen(), e);
+        }
+        try {
+            Position start = Sfen.parse(variant, opening.sfen());
+            Position position = start;
+            List<Integer> moves = new ArrayList<>();
+            for (String text : opening.moves()) {
+                int move = Usi.parse(position, text);
+                moves.add(move);
+                position = position.play(move);
+            }
+            if (position.samePosition(played)) {
+                return new Book(start, moves);
+            }
+        } catch (InvalidSfenException | MoveException e) {
+            // the opening does not lead to the start: the record begins where the engines did
+        }
+        return new Book(played, List.of());
     }
 
     /**
      * A move's time in whole microseconds, as the journal keeps it: every time in a KIF comes from it, so
      * that a game's KIF written as it ends and written again from the journal (on resume) are the same.
      */
-    /** Nanoseconds as whole microseconds, as the journal keeps them (a resumed run writes the same KIF). */
     private static long micros(long nanos) {
         return Math.round(nanos / 1e3);
     }

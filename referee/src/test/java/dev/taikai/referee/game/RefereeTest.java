@@ -102,6 +102,61 @@ class RefereeTest {
     }
 
     @Test
+    void aKifFromAnOpeningHasTheBookMovesFirstAndNumbersTheGameOnFromThem() throws Exception {
+        Opening book = Opening.of(Position.start(Variant.KYOTOSHOGI), List.of("5e4d-", "1a2b-"));
+        GameRecord record = play(
+                book,
+                List.of("--script", "4d4c+"),
+                List.of("--script", "2b2c"),
+                TimeControl.nodes(1),
+                Adjudication.DEFAULT.withMoveLimit(1));
+        assertEquals(1, record.moves().size(), record.toString());
+        String kif = Kif.write(record, "test");
+        assertFalse(kif.contains("+---------------+"), "the variant's start needs no board: " + kif);
+        List<String> lines = kif.lines().toList();
+        int first = lines.indexOf("手数----指手---------消費時間--") + 1;
+        assertEquals("   1 ４四と成(55)    ( 0:00/00:00:00)", lines.get(first), kif);
+        assertEquals("*book", lines.get(first + 1), kif);
+        assertEquals("   2 ２二と成(11)    ( 0:00/00:00:00)", lines.get(first + 2), kif);
+        assertEquals("*book", lines.get(first + 3), kif);
+        assertTrue(lines.get(first + 4).startsWith("   3 ４三香成(44)"), kif);
+        assertTrue(lines.get(first + 5).startsWith("*time "), kif);
+        assertTrue(kif.contains("   4 持将棋\n"), kif);
+        assertTrue(kif.trim().endsWith("まで3手で引き分け"), kif);
+
+        // an opening that does not lead to where the engines started: the record's start wins, as a board
+        GameAssignment a = record.assignment();
+        GameAssignment astray = new GameAssignment(
+                a.gameId(),
+                a.round(),
+                a.pairing(),
+                a.gameInPairing(),
+                a.variant(),
+                a.sente(),
+                a.gote(),
+                Opening.start(Position.start(Variant.KYOTOSHOGI)),
+                a.senteTimeControl(),
+                a.goteTimeControl(),
+                a.senteMarginMillis(),
+                a.goteMarginMillis(),
+                a.adjudication());
+        String fromItsStart = Kif.write(
+                new GameRecord(
+                        astray,
+                        record.startSfen(),
+                        record.moves(),
+                        record.outcome(),
+                        record.startedEpochMillis(),
+                        record.finishedEpochMillis(),
+                        record.timeLossOverrunNanos()),
+                "test");
+        assertTrue(fromItsStart.contains("+---------------+"), fromItsStart);
+        assertFalse(fromItsStart.contains("*book"), fromItsStart);
+        assertTrue(fromItsStart.contains("   1 ４三香成(44)"), fromItsStart);
+        assertTrue(fromItsStart.trim().endsWith("まで1手で引き分け"), fromItsStart);
+    }
+
+    @Test
     void overstepTheByoyomiAndLose() throws Exception {
         GameRecord record = play(
                 Opening.start(Position.start(Variant.MINISHOGI)),
