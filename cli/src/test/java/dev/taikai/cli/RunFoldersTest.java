@@ -213,6 +213,79 @@ class RunFoldersTest {
         }
     }
 
+    /**
+     * report.html is written at most every 2 s or so while games end; an interrupted run left it as it was
+     * at its last write, games and points behind results.json, until a resume. It is written as it stops.
+     */
+    @Test
+    void anInterruptedRunsPageShowsEveryGameRecorded(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("out");
+        Process run = new ProcessBuilder(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        "dev.taikai.cli.Taikai",
+                        "run",
+                        "-variant",
+                        "minishogi",
+                        "-out",
+                        out.toString(),
+                        "-engine",
+                        "conf=taikai-1",
+                        "-engine",
+                        "conf=taikai-2",
+                        "-each",
+                        "nodes=20",
+                        "-rounds",
+                        "500",
+                        "-maxmoves",
+                        "12",
+                        "-concurrency",
+                        "1")
+                .redirectErrorStream(true)
+                .redirectOutput(dir.resolve("output.txt").toFile())
+                .start();
+        try {
+            dev.taikai.testkit.Await.until(Duration.ofSeconds(60), "4 games recorded", () -> journalLines(out) >= 4);
+            new ProcessBuilder("kill", "-INT", Long.toString(run.pid())).start().waitFor();
+            assertTrue(run.waitFor(60, TimeUnit.SECONDS), "ended");
+            String output = Files.readString(dir.resolve("output.txt"));
+            assertEquals(130, run.exitValue(), output);
+            long recorded = journalLines(out);
+            assertEquals(
+                    recorded,
+                    new ObjectMapper()
+                            .readTree(out.resolve("results.json").toFile())
+                            .get("games")
+                            .size(),
+                    output);
+            String page = Files.readString(out.resolve("report.html"));
+            String data = page.substring(page.lastIndexOf("Taikai.report(") + "Taikai.report(".length());
+            JsonNode shown = new ObjectMapper().readTree(data.substring(0, data.lastIndexOf(");")));
+            assertEquals(recorded, shown.get("results").get("games").size(), output);
+            assertEquals(
+                    recorded,
+                    shown.get("results").get("standings").get(0).get("games").asLong(),
+                    output);
+        } finally {
+            run.descendants().forEach(ProcessHandle::destroyForcibly);
+            run.destroyForcibly();
+        }
+    }
+
+    /** The games in the run's journal (whole lines only: one may be half written). */
+    private static long journalLines(Path out) {
+        Path journal = out.resolve("games.jsonl");
+        if (!Files.exists(journal)) {
+            return 0;
+        }
+        try (Stream<String> lines = Files.lines(journal)) {
+            return lines.filter(line -> line.endsWith("}")).count();
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
     @Test
     void aResumedRunIsStrictAndVerboseAsItWasStarted(@TempDir Path dir) throws Exception {
         String out = dir.resolve("strict").toString();

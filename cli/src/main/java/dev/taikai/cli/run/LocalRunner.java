@@ -522,6 +522,7 @@ public final class LocalRunner {
         RunRecords records = currentRecords;
         if (records != null) {
             records.note("interrupted: " + Plural.games(done.get()) + " recorded; the games in play were not");
+            records.interrupted(run.standings());
         }
         synchronized (run) {
             say("interrupted: " + Plural.games(done.get()) + " recorded"

@@ -523,6 +523,20 @@ final class RunRecords implements AutoCloseable {
     }
 
     /**
+     * An interrupted run: {@value #REPORT}, written at most every 2 s or so while games end, is written
+     * once more so that it shows every game recorded, as results.json does.
+     */
+    synchronized void interrupted(Standings standings) {
+        if (failed == null) {
+            try {
+                writeReport(standings, false);
+            } catch (RecordsNotWritten e) {
+                // the games are in the journal and results.json; the page is written again on resume
+            }
+        }
+    }
+
+    /**
      * Writes {@value #REPORT} from results.json as it is now, whole or not at all; {@code finished} when the
      * run has ended (the page then no longer asks to be reloaded).
      */
