@@ -240,7 +240,11 @@ public final class LocalRunner {
             }
             case ABORTED, CANCELLED -> {
                 say("stopped: " + stop.detail());
-                if (invocation != null) { // a demo keeps no command to resume
+                if (run.forfeitsAreFinal()) {
+                    say("every game was played, so a resume has none left to play: the games that engine forfeited"
+                            + " are this run's result; to play them with the engine mended, start a new run in"
+                            + " another folder (another -out or output:, or none for a new one)");
+                } else if (invocation != null) { // a demo keeps no command to resume
                     say("once that is mended, resume with " + Invocation.resumeCommand(plan.output()));
                 }
                 yield Ending.ABORTED;

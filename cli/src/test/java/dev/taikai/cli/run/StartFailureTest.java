@@ -1,6 +1,7 @@
 package dev.taikai.cli.run;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.taikai.enginehost.session.Timeouts;
@@ -38,6 +39,20 @@ class StartFailureTest {
                 run.progress().contains("stopped: engine 'quitter' did not start in any of its 2 games ("),
                 run.progress());
         assertEquals(2, Tournaments.journal(dir.resolve("out")).size(), "both games are recorded");
+        // every game was played: a resume would have nothing to play, and the run says so, not "resume"
+        String stopped = "every game was played, so a resume has none left to play";
+        assertTrue(run.progress().contains(stopped), run.progress());
+        // run again, it used to say it "starts that engine again", then "nothing is left to play", exit 0
+        Tournaments.Run again = quitterMatch(dir, "-games", "2");
+        assertEquals(LocalRunner.Ending.ABORTED, again.ending(), again.progress());
+        assertFalse(again.progress().contains("starts that engine again"), again.progress());
+        assertTrue(
+                again.progress()
+                        .contains("nothing is left to play: this run ended before (engine 'quitter' did not start in"
+                                + " any of its 2 games ("),
+                again.progress());
+        assertTrue(again.progress().contains(stopped), again.progress());
+        assertEquals(2, Tournaments.journal(dir.resolve("out")).size(), again.progress());
     }
 
     /**

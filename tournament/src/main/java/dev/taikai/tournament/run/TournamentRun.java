@@ -303,11 +303,11 @@ public final class TournamentRun {
      * For a run counted again from its records by a new process (a resumed local run): when it stopped
      * because an engine did not start in its last {@link #START_FAILURES} games, or lost one by a failure
      * every game of its would meet, that stop is lifted and every engine's failures forgotten, so that the
-     * engine, mended since perhaps, is started again; the games it forfeited stay counted. The stop's line
-     * when one was lifted.
+     * engine, mended since perhaps, is started again; the games it forfeited stay counted. Not when every
+     * game is played already ({@link #forfeitsAreFinal}). The stop's line when one was lifted.
      */
     public Optional<String> retryStarts() {
-        if (stop == null || !stoppedByStarts) {
+        if (stop == null || !stoppedByStarts || forfeitsAreFinal()) {
             return Optional.empty();
         }
         String why = stop.detail();
@@ -317,6 +317,15 @@ public final class TournamentRun {
         failsEveryGame.clear();
         advance();
         return Optional.of(why);
+    }
+
+    /**
+     * True when the run stopped because an engine did not start or cannot be used, and every game there
+     * was is played: nothing is left for a resume to play, so the games that engine forfeited are the run's
+     * result and {@link #retryStarts} lifts nothing.
+     */
+    public boolean forfeitsAreFinal() {
+        return stop != null && stoppedByStarts && pairer.complete();
     }
 
     /** Rebuilding: the run's stop as it was published (null: running). */
