@@ -259,11 +259,11 @@ public final class LocalRunner {
 
     /**
      * Games the run will have played when it ends, as far as it can be known ({@link
-     * TournamentSpec#gamesExpected}), never fewer than the games begun: a knockout's tiebreaks raise it as
-     * they start and the ETA never runs below zero. 0 for a league without an end.
+     * TournamentRun#gamesExpected}: a knockout's tiebreaks raise it as they are paired), never fewer than
+     * the games begun, so the ETA never runs below zero. 0 for a league without an end.
      */
     private int expectedGames(TournamentRun run) {
-        int expected = run.spec().gamesExpected();
+        int expected = run.gamesExpected();
         return expected == 0 ? 0 : Math.max(expected, begun.get());
     }
 

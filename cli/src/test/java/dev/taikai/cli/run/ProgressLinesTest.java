@@ -48,7 +48,7 @@ class ProgressLinesTest {
 
     /**
      * The total in the live lines is the games the run will have played: a knockout's grows with its
-     * tiebreaks as they start (these engines at depth 1 tie their final), a league's counts the engines of
+     * tiebreaks as they are paired (these engines at depth 1 tie their final), a league's counts the engines of
      * each round. The count never passes it, the ETA never runs below zero, and the last line is k/k.
      */
     @Test
@@ -95,6 +95,9 @@ class ProgressLinesTest {
         int last = 0;
         int lastTotal = 0;
         while (ended.find()) {
+            // only the last game's line may reach its total: a knockout's total once caught up with the
+            // games begun only, and said [8/8], ETA 0, with a tiebreak and the final still to play
+            assertTrue(last < lastTotal || last == 0, "a total reached before the last game: " + progress);
             last = Integer.parseInt(ended.group(1));
             lastTotal = Integer.parseInt(ended.group(2));
             assertTrue(last <= lastTotal, "a count past its total: " + ended.group());

@@ -223,6 +223,15 @@ final class KnockoutPairer implements Pairer {
         match.counted++;
     }
 
+    /** The tiebreak pairs' games paired so far: the spec counts each match's pairing games only. */
+    @Override
+    public int gamesBeyondTheSpec() {
+        return rounds.stream()
+                .flatMap(List::stream)
+                .mapToInt(match -> 2 * match.tiebreakPairs)
+                .sum();
+    }
+
     @Override
     public boolean complete() {
         return champion != null;

@@ -30,6 +30,11 @@ interface Pairer {
     /** The entrant under {@code name}: the spec's, or one that joined a league. */
     Entrant entrant(String name);
 
+    /** Games paired beyond those the spec counts on ({@code TournamentSpec.gamesExpected}): a knockout's tiebreaks. */
+    default int gamesBeyondTheSpec() {
+        return 0;
+    }
+
     /** Lines the format adds to a run's report (a Swiss table, a bracket); none by default. */
     default List<String> summary() {
         return List.of();

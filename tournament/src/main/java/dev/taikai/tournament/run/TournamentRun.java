@@ -215,6 +215,16 @@ public final class TournamentRun {
         }
     }
 
+    /**
+     * The games the run will have played when it ends, as far as is known now: the spec's count ({@link
+     * TournamentSpec#gamesExpected}) with a knockout's tiebreaks paired so far, never fewer than the games
+     * paired; 0 for a league without an end.
+     */
+    public int gamesExpected() {
+        int expected = spec.gamesExpected();
+        return expected == 0 ? 0 : Math.max(paired.size(), expected + pairer.gamesBeyondTheSpec());
+    }
+
     /** Games paired so far: a fixed plan's every game, a league's rounds up to now. */
     public int paired() {
         return paired.size();
