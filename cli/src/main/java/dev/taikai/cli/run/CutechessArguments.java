@@ -292,6 +292,11 @@ public final class CutechessArguments {
                     .orElseThrow(() -> new ConfigException("unknown -tournament '" + single.get("-tournament")
                             + "'; use round-robin, gauntlet, match, league, swiss or knockout"));
         }
+        if (format != Format.GAUNTLET && (single.containsKey("-seeds") || spec.seeds() != 1)) {
+            throw new ConfigException(
+                    (single.containsKey("-seeds") ? "-seeds: " : "the file's seeds (" + spec.seeds() + "): ")
+                            + TournamentFile.seedsOfAGauntlet(format));
+        }
         List<Opening> openings = spec.openings();
         boolean random = spec.randomOrder();
         if (groups.containsKey("-openings")) {

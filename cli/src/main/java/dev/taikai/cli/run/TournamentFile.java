@@ -22,6 +22,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -87,10 +88,10 @@ public final class TournamentFile {
 
         List<Entrant> entrants = new ArrayList<>();
         List<EngineSpec> inline = new ArrayList<>();
-        Set<String> names = new HashSet<>();
+        Map<String, YamlNode> items = new HashMap<>(); // each engine's entry, by the engine's name
         for (YamlNode item : required(root, f, "engines").sequence()) {
             Entrant entrant = entrant(item, catalog, inline, timeControl);
-            if (!names.add(entrant.name())) {
+            if (items.putIfAbsent(entrant.name(), item) != null) {
                 throw item.error("two engines are named '" + entrant.name() + "'; give one a different name");
             }
             entrants.add(entrant);
@@ -106,6 +107,10 @@ public final class TournamentFile {
             format = Format.byId(node.nonEmpty())
                     .orElseThrow(() ->
                             node.error("unknown format; use round-robin, gauntlet, match, league, swiss or knockout"));
+        }
+        if (f.containsKey("seeds") && format != Format.GAUNTLET) {
+            // the seeds count only where they play every other engine; elsewhere it would be a key ignored
+            throw f.get("seeds").error(seedsOfAGauntlet(format));
         }
         int seeds = f.containsKey("seeds") ? (int) f.get("seeds").number(1, entrants.size() - 1) : 1;
         // a league may run with no end (rounds: 0), as its flags and the cluster's API allow
@@ -162,8 +167,8 @@ public final class TournamentFile {
         if (f.containsKey("league")) {
             if (format != Format.LEAGUE) {
                 throw f.get("league")
-                        .error("league: tunes a league's pairing and ratings; this tournament's format is "
-                                + format.id() + " (format: league, or leave the key out)");
+                        .error("tunes a league's pairing and ratings; this tournament's format is " + format.id()
+                                + " (format: league, or leave the key out)");
             }
             league = league(f.get("league"));
         }
@@ -185,12 +190,21 @@ public final class TournamentFile {
                     sprt);
             return new RunPlan(spec, catalog, output, restartEveryGame, 0, engineLogs, league);
         } catch (IllegalArgumentException e) {
-            throw placed(e.getMessage(), root, f);
+            throw placed(e.getMessage(), root, f, items);
         }
     }
 
-    /** A tournament-wide refusal at the key it is about, where the file has that key; else at the top. */
-    private static ConfigException placed(String message, YamlNode root, Map<String, YamlNode> f) {
+    /**
+     * A tournament-wide refusal at the key it is about, where the file has that key; one about an engine
+     * ({@code engine 'x': ...}) at its entry in {@code engines}; else at the top.
+     */
+    private static ConfigException placed(
+            String message, YamlNode root, Map<String, YamlNode> f, Map<String, YamlNode> items) {
+        java.util.regex.Matcher engine =
+                java.util.regex.Pattern.compile("^engine '([^']*)'").matcher(message);
+        if (engine.find() && items.containsKey(engine.group(1))) {
+            return items.get(engine.group(1)).error(message);
+        }
         String key = message.startsWith("SPRT")
                 ? "sprt"
                 : message.startsWith("a match") || message.startsWith("a league")
@@ -348,5 +362,16 @@ public final class TournamentFile {
             throw parent.error("'" + key + "' is required");
         }
         return value;
+    }
+
+    /**
+     * Why seeds are refused in a tournament of {@code format}, after the key or flag that gave them:
+     * they are a gauntlet's, its first engines, each of which plays all the others.
+     */
+    static String seedsOfAGauntlet(Format format) {
+        return "a gauntlet's number of seeds (its first engines, which play all the others); this"
+                + " tournament's format is " + format.id()
+                + (format == Format.KNOCKOUT ? ", whose bracket seeds every engine in the order given" : "")
+                + " (format: gauntlet, -tournament gauntlet, or leave it out)";
     }
 }
