@@ -15,10 +15,18 @@ public final class NewFolder {
 
     private NewFolder() {}
 
-    /** A folder under {@code base} named after {@code name} and the time now, that does not exist yet. */
+    /**
+     * A folder under {@code base} named after {@code name} and the time now, that does not exist yet. The
+     * name keeps its letters and digits in any script (a 名人戦 stays so); every other run of characters is
+     * one {@code -}, and none leads, so that no folder reads as a command's option or a hidden file.
+     */
     public static Path of(Path base, String name) {
-        String stem = name.replaceAll("[^A-Za-z0-9._-]+", "-") + "-"
-                + LocalDateTime.now().format(STAMP);
+        String kept = name.replaceAll("[^\\p{L}\\p{N}._-]+", "-").replaceAll("^[-.]+|-+$", "");
+        if (kept.codePointCount(0, kept.length()) > 60) { // a file name has 255 bytes, 名 takes three
+            kept = kept.substring(0, kept.offsetByCodePoints(0, 60));
+        }
+        String stem =
+                (kept.isEmpty() ? "run" : kept) + "-" + LocalDateTime.now().format(STAMP);
         Path folder = base.resolve(stem);
         for (int n = 2; Files.exists(folder); n++) {
             folder = base.resolve(stem + "-" + n);

@@ -1,5 +1,6 @@
 package dev.taikai.cli.run;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -15,6 +16,18 @@ import org.junit.jupiter.api.io.TempDir;
  * run} checks its own: one that cannot be made was found only after every game had been played.
  */
 class RecordsFolderTest {
+    /** A Japanese event name gave a folder of dashes, "--20261206-110056", which a shell reads as an option. */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.CsvSource(
+            delimiter = '|',
+            value = {"名人 戦|名人-戦-", "my event!|my-event-", "--x|x-", "..|run-", "!!!|run-", "a/../b|a-..-b-"})
+    void aNewFoldersNameKeepsTheEventsLettersAndNeverLeadsWithADash(String event, String prefix, @TempDir Path dir) {
+        String folder = NewFolder.of(dir, event).getFileName().toString();
+        assertTrue(folder.matches(java.util.regex.Pattern.quote(prefix) + "\\d{8}-\\d{6}"), event + " -> " + folder);
+        String longest = NewFolder.of(dir, "名".repeat(100)).getFileName().toString();
+        assertEquals(60 + "-20261206-110056".length(), longest.codePointCount(0, longest.length()), longest);
+    }
+
     @Test
     void aFolderThatCannotBeMadeIsRefusedBeforeTheTournament(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("afile"), "not a folder\n");
