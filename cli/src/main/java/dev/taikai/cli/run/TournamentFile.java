@@ -90,7 +90,7 @@ public final class TournamentFile {
         List<EngineSpec> inline = new ArrayList<>();
         Map<String, YamlNode> items = new HashMap<>(); // each engine's entry, by the engine's name
         for (YamlNode item : required(root, f, "engines").sequence()) {
-            Entrant entrant = entrant(item, catalog, inline, timeControl);
+            Entrant entrant = entrant(item, catalog, inline, timeControl, dir);
             if (items.putIfAbsent(entrant.name(), item) != null) {
                 throw item.error("two engines are named '" + entrant.name() + "'; give one a different name");
             }
@@ -218,17 +218,20 @@ public final class TournamentFile {
         return f.containsKey(key) ? f.get(key).error(message) : root.error(message);
     }
 
-    private static Entrant entrant(YamlNode item, Catalog catalog, List<EngineSpec> inline, TimeControl timeControl)
+    /** The engine of one entry of {@code engines}; an inline engine's relative workdir is taken from {@code dir}. */
+    private static Entrant entrant(
+            YamlNode item, Catalog catalog, List<EngineSpec> inline, TimeControl timeControl, Path dir)
             throws ConfigException {
         try {
-            return checkedEntrant(item, catalog, inline, timeControl);
+            return checkedEntrant(item, catalog, inline, timeControl, dir);
         } catch (IllegalArgumentException e) { // a name or an option that cannot reach an engine (EngineText)
             throw item.error(e.getMessage());
         }
     }
 
     private static Entrant checkedEntrant(
-            YamlNode item, Catalog catalog, List<EngineSpec> inline, TimeControl timeControl) throws ConfigException {
+            YamlNode item, Catalog catalog, List<EngineSpec> inline, TimeControl timeControl, Path dir)
+            throws ConfigException {
         if (item.isScalar()) {
             String id = item.nonEmpty();
             if (catalog.engine(id).isEmpty()) {
@@ -279,7 +282,7 @@ public final class TournamentFile {
         keys.add("overrun-margin-ms");
         keys.add("from-round");
         keys.add("until-round");
-        EngineSpec spec = Catalog.engine(item, keys);
+        EngineSpec spec = Catalog.engine(item, keys, dir);
         inline.add(spec);
         return new Entrant(spec.id(), spec.id(), Map.of(), own, margin, rounds);
     }

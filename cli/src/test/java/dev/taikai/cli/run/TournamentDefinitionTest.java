@@ -28,6 +28,29 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 /** Tournament files and cutechess-style flags: every key read as documented, every error placed. */
 class TournamentDefinitionTest {
+    /**
+     * An inline engine's and a catalog's relative workdir is the file's, as the file's other paths: it was
+     * the current directory's, so the same file worked from its own folder only.
+     */
+    @Test
+    void aRelativeWorkdirIsTakenFromTheFilesFolder(@TempDir Path dir) throws Exception {
+        Path sub = Files.createDirectories(dir.resolve("sub"));
+        Files.writeString(
+                sub.resolve("engines.yaml"),
+                "engines:\n  - {id: cat, command: ./engine, workdir: ../catalog-engine}\n");
+        Files.writeString(
+                sub.resolve("t.yaml"),
+                "variant: minishogi\ncatalog: engines.yaml\nengines:\n  - cat\n"
+                        + "  - {id: inline, command: ./engine, workdir: ../inline-engine}\n");
+        RunPlan plan = TournamentFile.read(sub.resolve("t.yaml"));
+        assertEquals(
+                dir.toAbsolutePath().resolve("catalog-engine"),
+                plan.catalog().engine("cat").orElseThrow().workingDirectory());
+        assertEquals(
+                dir.toAbsolutePath().resolve("inline-engine"),
+                plan.catalog().engine("inline").orElseThrow().workingDirectory());
+    }
+
     @Test
     void theDocumentedExampleReadsAsDocumented() throws Exception {
         RunPlan plan = TournamentFile.read(Path.of("../docs/tournament.example.yaml"));

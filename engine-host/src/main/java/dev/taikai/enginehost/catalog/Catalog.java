@@ -80,11 +80,17 @@ public final class Catalog {
         } catch (IOException e) {
             throw new ConfigException("cannot read engine catalog " + file + ": " + FileProblem.of(file, e));
         }
-        return parse(new StringReader(text), file.toString());
+        return parse(
+                new StringReader(text), file.toString(), file.toAbsolutePath().getParent());
     }
 
     /** Parses catalog text; {@code fileName} is only used in error messages. */
     public static Catalog parse(Reader text, String fileName) throws ConfigException {
+        return parse(text, fileName, null);
+    }
+
+    /** Parses catalog text; a relative {@code workdir} is taken from {@code base} (null: as written). */
+    private static Catalog parse(Reader text, String fileName, Path base) throws ConfigException {
         YamlNode root = YamlNode.root(text, fileName, "the catalog is empty; it needs an 'engines' list");
         YamlNode engines = root.mapping(TOP_KEYS).get("engines");
         if (engines == null) {
@@ -92,7 +98,7 @@ public final class Catalog {
         }
         Map<String, EngineSpec> byId = new LinkedHashMap<>();
         for (YamlNode entry : engines.sequence()) {
-            EngineSpec spec = engine(entry);
+            EngineSpec spec = engine(entry, ENGINE_KEYS, base);
             if (byId.putIfAbsent(spec.id(), spec) != null) {
                 throw entry.error("engine id '" + spec.id() + "' is used twice");
             }
@@ -100,13 +106,13 @@ public final class Catalog {
         return new Catalog(byId);
     }
 
-    /** One engine entry, as in a catalog file (also used by tournament files for inline engines). */
-    public static EngineSpec engine(YamlNode entry) throws ConfigException {
-        return engine(entry, ENGINE_KEYS);
-    }
-
-    /** An engine entry that may carry {@code extraKeys} for its caller (a tournament's per-engine settings). */
-    public static EngineSpec engine(YamlNode entry, Set<String> allowedKeys) throws ConfigException {
+    /**
+     * One engine entry, as in a catalog file or inline in a tournament file, whose {@code allowedKeys} may
+     * add its caller's (a tournament's per-engine settings);
+     * a relative {@code workdir} is taken from {@code base}, the folder of the file the entry is in, as the
+     * file's other paths are (null: as written, from the current directory).
+     */
+    public static EngineSpec engine(YamlNode entry, Set<String> allowedKeys, Path base) throws ConfigException {
         Map<String, YamlNode> fields = entry.mapping(allowedKeys);
         YamlNode idNode = required(entry, fields, "id");
         String id = idNode.nonEmpty();
@@ -120,6 +126,9 @@ public final class Catalog {
         }
         Path workdir =
                 fields.containsKey("workdir") ? Path.of(fields.get("workdir").nonEmpty()) : null;
+        if (workdir != null && base != null) {
+            workdir = base.resolve(workdir).normalize();
+        }
         Map<String, String> env = stringMap(fields.get("env"));
         Map<String, String> options = fields.containsKey("options") ? options(fields.get("options")) : Map.of();
         Set<String> fileOptions = new java.util.LinkedHashSet<>();
