@@ -3,6 +3,7 @@ package dev.taikai.cli;
 import dev.taikai.access.Role;
 import dev.taikai.cli.cluster.LocalCluster;
 import dev.taikai.cli.cluster.SchedulerClient;
+import dev.taikai.cli.run.Launcher;
 import dev.taikai.cli.run.PlanText;
 import dev.taikai.cli.run.Plural;
 import dev.taikai.cli.run.RecordsFolder;
@@ -85,7 +86,7 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
         LocalCluster recorded() throws IOException {
             return LocalCluster.recorded(dir)
                     .orElseThrow(() -> new ExitCodes.UsageException("no cluster recorded in " + dir
-                            + "; start one with './taikai cluster up" + dirOption(dir) + "'"));
+                            + "; start one with '" + Launcher.command() + " cluster up" + dirOption(dir) + "'"));
         }
     }
 
@@ -187,8 +188,8 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
                 }
             }
             if (LocalCluster.isRecorded(dir)) {
-                throw new ExitCodes.UsageException("a cluster is already recorded in " + dir
-                        + "; stop it first with './taikai cluster down" + dirOption(dir) + "'");
+                throw new ExitCodes.UsageException("a cluster is already recorded in " + dir + "; stop it first with '"
+                        + Launcher.command() + " cluster down" + dirOption(dir) + "'");
             }
             PrintWriter out = spec.commandLine().getOut();
             LocalCluster cluster;
@@ -229,8 +230,9 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
     /** The commands that use the cluster just started, with its directory when it is not the default. */
     static String hint(Path dir) {
         String where = dirOption(dir);
-        return "Submit a tournament with: ./taikai cluster submit" + where + " <tournament file>; stop with: ./taikai"
-                + " cluster down" + where;
+        String taikai = Launcher.command();
+        return "Submit a tournament with: " + taikai + " cluster submit" + where + " <tournament file>; stop with: "
+                + taikai + " cluster down" + where;
     }
 
     static void describe(PrintWriter out, LocalCluster cluster) {
@@ -450,7 +452,8 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
      * The members as recorded now: one started again since {@code cluster} was read has a new process.
      */
     private static List<String> waitingFor(LocalCluster cluster, Path dir) {
-        String status = " ('./taikai cluster status" + dirOption(dir) + "'): the tournament waits until ";
+        String status =
+                " ('" + Launcher.command() + " cluster status" + dirOption(dir) + "'): the tournament waits until ";
         List<LocalCluster.Member> members;
         try {
             members = LocalCluster.recorded(dir).orElse(cluster).members();
@@ -471,7 +474,8 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
 
     /** The command that follows tournament {@code id} later, as the user would type it. */
     static String fetchCommand(Path dir, String id, Path file, Path out) {
-        return "./taikai cluster fetch" + dirOption(dir) + (out == null ? "" : " --out " + out) + " " + id + " " + file;
+        return Launcher.command() + " cluster fetch" + dirOption(dir) + (out == null ? "" : " --out " + out) + " " + id
+                + " " + file;
     }
 
     /**
@@ -662,8 +666,9 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
                     spec.commandLine()
                             .getErr()
                             .println(down + " of " + cluster.members().size() + " members are not running; start the"
-                                    + " cluster again with './taikai cluster down" + dirOption(dir)
-                                    + "' and './taikai cluster up" + dirOption(dir) + "' (its tournaments and tokens"
+                                    + " cluster again with '" + Launcher.command() + " cluster down" + dirOption(dir)
+                                    + "' and '" + Launcher.command() + " cluster up" + dirOption(dir)
+                                    + "' (its tournaments and tokens"
                                     + " are kept)");
                     return ExitCodes.FAILURE;
                 }

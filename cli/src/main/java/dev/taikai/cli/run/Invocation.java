@@ -32,9 +32,7 @@ public record Invocation(Path directory, List<String> args) {
 
     /** The command that resumes the run in {@code folder}, ready to paste into a shell. */
     public static String resumeCommand(Path folder) {
-        String path = folder.toString();
-        return "./taikai run --resume "
-                + (path.matches("[A-Za-z0-9_./@%+=:,-]+") ? path : "'" + path.replace("'", "'\\''") + "'");
+        return Launcher.command() + " run --resume " + Launcher.shellWord(folder.toString());
     }
 
     /** True when {@code folder} keeps this same invocation (its arguments, in the same directory). */

@@ -126,7 +126,8 @@ public final class LocalRunner {
         if (Files.exists(clusterRecords)) {
             throw new ConfigException(plan.output() + " holds the records of cluster tournament "
                     + Files.readString(clusterRecords).strip() + " (" + RecordsFolder.TOURNAMENT_ID + "): write them"
-                    + " again with './taikai cluster fetch', or run this one in another folder (another -out or"
+                    + " again with '" + Launcher.command()
+                    + " cluster fetch', or run this one in another folder (another -out or"
                     + " output:, or none for a new one)");
         }
         TournamentRun run = plan.newRun();

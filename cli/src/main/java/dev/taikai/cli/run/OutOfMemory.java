@@ -7,6 +7,6 @@ public final class OutOfMemory {
     public static String message() {
         return "out of memory: the Java heap's " + Runtime.getRuntime().maxMemory() / (1024 * 1024)
                 + " MB are used up; give it more with TAIKAI_JAVA_OPTS, for example"
-                + " TAIKAI_JAVA_OPTS='-XX:+UseSerialGC -Xmx8g' ./taikai ...";
+                + " TAIKAI_JAVA_OPTS='-XX:+UseSerialGC -Xmx8g' " + Launcher.command() + " ...";
     }
 }
