@@ -2,6 +2,7 @@ package dev.taikai.cli;
 
 import dev.taikai.cli.run.CutechessArguments;
 import dev.taikai.cli.run.Invocation;
+import dev.taikai.cli.run.Launcher;
 import dev.taikai.cli.run.LocalRunner;
 import dev.taikai.cli.run.RunPlan;
 import dev.taikai.cli.run.TournamentFile;
@@ -71,15 +72,20 @@ final class RunCommand implements Callable<Integer> {
         boolean strict = args.contains("--strict");
         List<String> given = withoutSwitches(args);
         if (given.isEmpty()) {
-            throw new ExitCodes.UsageException("run needs a tournament file or flags (./taikai run --help)");
+            throw new ExitCodes.UsageException(
+                    "run needs a tournament file or flags (" + Launcher.command() + " run --help)");
+        }
+        if (given.indexOf("--resume") > 0) { // it was taken for an unknown flag
+            throw new ExitCodes.UsageException("--resume comes first and alone: " + Launcher.command()
+                    + " run --resume DIR (the run's own settings are kept)");
         }
         RunPlan plan;
         try {
             Path resumed = null;
             if (given.get(0).equals("--resume")) {
                 if (given.size() != 2 || given.get(1).startsWith("-")) {
-                    throw new ConfigException(
-                            "--resume takes one records folder and nothing else: ./taikai run --resume DIR");
+                    throw new ConfigException("--resume takes one records folder and nothing else: "
+                            + Launcher.command() + " run --resume DIR");
                 }
                 resumed = Path.of(given.get(1));
                 List<String> kept = Invocation.of(resumed).args();

@@ -286,6 +286,63 @@ class RunFoldersTest {
         }
     }
 
+    /**
+     * The records folder removed under a run: it stopped saying "the games recorded before are kept" and
+     * offered a resume, with the games and the resume's own record gone.
+     */
+    @Test
+    void aRecordsFolderRemovedUnderTheRunIsSaidSo(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("gone");
+        java.util.concurrent.CompletableFuture<CliRun> running =
+                java.util.concurrent.CompletableFuture.supplyAsync(() -> CliRun.of(
+                        "run",
+                        "-variant",
+                        "minishogi",
+                        "-engine",
+                        "conf=taikai-1",
+                        "-engine",
+                        "conf=taikai-2",
+                        "-each",
+                        "nodes=20",
+                        "-rounds",
+                        "500",
+                        "-maxmoves",
+                        "12",
+                        "-concurrency",
+                        "1",
+                        "-out",
+                        out.toString()));
+        dev.taikai.testkit.Await.until(Duration.ofSeconds(60), "2 games recorded", () -> journalLines(out) >= 2);
+        // removed as rm -rf does; a file the run writes meanwhile is removed on the next try
+        dev.taikai.testkit.Await.until(Duration.ofSeconds(30), "the records folder removed", () -> {
+            try (Stream<Path> files = Files.walk(out)) {
+                for (Path file :
+                        files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(file);
+                }
+            } catch (java.io.IOException | java.io.UncheckedIOException e) {
+                return false;
+            }
+            return !Files.exists(out);
+        });
+        CliRun stopped = running.get(120, TimeUnit.SECONDS);
+        assertEquals(1, stopped.exitCode(), stopped.err());
+        assertTrue(
+                stopped.err()
+                        .contains("stopped: the records folder " + out + " was removed while the run went on, and"
+                                + " the games recorded in it with it; run the tournament again to play them"),
+                stopped.err());
+        assertFalse(stopped.err().contains("are kept") || stopped.err().contains("--resume"), stopped.err());
+    }
+
+    /** --resume after other flags was refused as an unknown flag. */
+    @Test
+    void resumeAnywhereButFirstIsToldWhereItGoes() {
+        CliRun late = CliRun.of("run", "-rounds", "3", "--resume", "out");
+        assertEquals(2, late.exitCode(), late.err());
+        assertTrue(late.err().contains("--resume comes first and alone: ./taikai run --resume DIR"), late.err());
+    }
+
     @Test
     void aResumedRunIsStrictAndVerboseAsItWasStarted(@TempDir Path dir) throws Exception {
         String out = dir.resolve("strict").toString();

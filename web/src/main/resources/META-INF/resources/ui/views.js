@@ -149,7 +149,8 @@ Taikai.views = (function () {
     var t = table(['Measure', 'Value']);
     // no interval (both ends null) where the results did not vary; a null end alone is infinite
     var interval = m.elo_lower == null && m.elo_upper == null ? ' (no interval)'
-      : ' (95%: ' + number(m.elo_lower, 1) + ' to ' + number(m.elo_upper, 1) + ')';
+      : ' (95%: ' + (m.elo_lower == null ? '-inf' : number(m.elo_lower, 1)) + ' to ' +
+        (m.elo_upper == null ? '+inf' : number(m.elo_upper, 1)) + ')';
     t.appendChild(row(['Elo', number(m.elo, 1) + interval], { 'data-measure': 'elo' }));
     t.appendChild(row(['LOS', percent(m.los)], { 'data-measure': 'los' }));
     t.appendChild(row(['Draw ratio', percent(m.draw_ratio)], { 'data-measure': 'draw-ratio' }));

@@ -19,7 +19,10 @@ final class CrowdedCores {
 
     /** The warning for {@code spec} on a machine of {@code cores}, if it needs one. */
     static Optional<String> warning(TournamentSpec spec, int cores) {
-        if (spec.concurrency() < cores) {
+        // games in play at once: the concurrency, or fewer when the tournament has fewer games
+        int games = spec.gamesExpected();
+        int atOnce = games > 0 ? Math.min(spec.concurrency(), games) : spec.concurrency();
+        if (atOnce < cores) {
             return Optional.empty();
         }
         List<Entrant> tight = spec.entrants().stream()
@@ -39,11 +42,13 @@ final class CrowdedCores {
                 .map(Entrant::name)
                 .toList();
         return Optional.of(String.format(
-                "concurrency %d on %d cores leaves no core for Taikai and the system, and %s may"
+                "%s on %d cores leaves no core for Taikai and the system, and %s may"
                         + " overrun %s time by only %d ms: a scheduling stall can be longer and"
                         + " lose an honest engine the game (docs/tournaments.md, \"Clocks\");"
                         + " -concurrency %d leaves a core free",
-                spec.concurrency(),
+                atOnce == spec.concurrency()
+                        ? "concurrency " + atOnce
+                        : atOnce + " games at once (concurrency " + spec.concurrency() + ")",
                 cores,
                 names.size() == 1
                         ? names.get(0)

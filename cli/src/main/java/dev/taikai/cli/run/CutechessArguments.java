@@ -292,6 +292,10 @@ public final class CutechessArguments {
                     .orElseThrow(() -> new ConfigException("unknown -tournament '" + single.get("-tournament")
                             + "'; use round-robin, gauntlet, match, league, swiss or knockout"));
         }
+        if (format != Format.LEAGUE && single.getOrDefault("-rounds", "").equals("0")) {
+            throw new ConfigException("-rounds is 1 to " + TournamentSpec.MAX_ROUNDS + ", not 0 (0 is a league's:"
+                    + " rounds without end); this tournament's format is " + format.id());
+        }
         if (format != Format.GAUNTLET && (single.containsKey("-seeds") || spec.seeds() != 1)) {
             throw new ConfigException(
                     (single.containsKey("-seeds") ? "-seeds: " : "the file's seeds (" + spec.seeds() + "): ")

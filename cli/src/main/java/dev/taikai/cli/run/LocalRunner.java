@@ -135,6 +135,11 @@ public final class LocalRunner {
         try {
             return run(run);
         } catch (RecordsNotWritten e) {
+            if (!Files.isDirectory(plan.output())) { // nothing is kept, and nothing to resume
+                say("stopped: the records folder " + plan.output() + " was removed while the run went on, and the"
+                        + " games recorded in it with it; run the tournament again to play them");
+                return Ending.ABORTED;
+            }
             say("stopped: " + e.getMessage() + "; the games recorded before are kept");
             if (invocation != null) {
                 say("once that is mended, resume with " + Invocation.resumeCommand(plan.output()));

@@ -3,6 +3,7 @@ package dev.taikai.cli.run;
 import dev.taikai.enginehost.catalog.FileProblem;
 import java.io.IOException;
 import java.nio.file.FileSystemException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
@@ -18,6 +19,15 @@ public final class RecordsNotWritten extends IOException {
     }
 
     private static String why(Path file, IOException e) {
+        Path gone = null; // the outermost folder of the file's that no longer exists
+        for (Path folder = file.toAbsolutePath().getParent();
+                folder != null && !Files.exists(folder);
+                folder = folder.getParent()) {
+            gone = folder;
+        }
+        if (gone != null) {
+            return "its folder " + gone + " no longer exists (removed while the run went on?)";
+        }
         if (e instanceof FileSystemException fs && fs.getReason() != null) {
             return fs.getReason(); // the message would name the file a second time
         }

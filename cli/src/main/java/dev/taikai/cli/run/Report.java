@@ -235,7 +235,7 @@ public final class Report {
                     },
                     verdict.status() == Sprt.Status.CONTINUE || verdict.pairs() == pairs.pairs()
                             ? ""
-                            : " (the bound was crossed after " + verdict.pairs() + " pairs, LLR "
+                            : " (the bound was crossed after " + Plural.of(verdict.pairs(), "pair", "pairs") + ", LLR "
                                     + Sprt.format(verdict.llr()) + "; the pairs in play then were played out)");
         }
     }
@@ -245,13 +245,13 @@ public final class Report {
         long[] counts = pairs.counts();
         out.printf(
                 Locale.ROOT,
-                "  Pentanomial [0, 0.5, 1, 1.5, 2]: [%d, %d, %d, %d, %d] over %d pairs (WL %d, DD %d)%s%n",
+                "  Pentanomial [0, 0.5, 1, 1.5, 2]: [%d, %d, %d, %d, %d] over %s (WL %d, DD %d)%s%n",
                 counts[0],
                 counts[1],
                 counts[2],
                 counts[3],
                 counts[4],
-                pairs.pairs(),
+                Plural.of(pairs.pairs(), "pair", "pairs"),
                 pairs.wl(),
                 pairs.dd(),
                 spec.gamesPerPairing() % 2 == 1 ? "; the last game of each pairing is in no pair" : "");

@@ -79,8 +79,13 @@ public final class TournamentFile {
                 .orElseThrow(() -> variantNode.error("unknown variant; use minishogi or kyotoshogi"));
         Catalog catalog = BuiltinCatalog.get();
         if (f.containsKey("catalog")) {
-            catalog = catalog.with(
-                    Catalog.read(dir.resolve(f.get("catalog").nonEmpty()).normalize()));
+            Path catalogFile = dir.resolve(f.get("catalog").nonEmpty()).normalize();
+            if (!Files.isRegularFile(catalogFile)) { // the catalog's own errors name its file and line
+                throw f.get("catalog")
+                        .error("cannot read engine catalog " + catalogFile + ": "
+                                + (Files.exists(catalogFile) ? "it is not a file" : "it does not exist"));
+            }
+            catalog = catalog.with(Catalog.read(catalogFile));
         }
         TimeControl timeControl = f.containsKey("time-control")
                 ? timeControl(f.get("time-control"))

@@ -38,6 +38,11 @@ class CrowdedCoresTest {
         assertEquals(Optional.empty(), warning("time-control: movetime 0.05\nconcurrency: 2", 3));
         assertEquals(Optional.empty(), warning("time-control: movetime 1\nconcurrency: 2", 2));
         assertEquals(Optional.empty(), warning("time-control: nodes 1000\nconcurrency: 4", 2));
+        // a concurrency above the games there are: two games cannot crowd three cores
+        assertEquals(Optional.empty(), warning("time-control: movetime 0.05\nconcurrency: 3\ngames: 2", 3));
+        assertTrue(warning("time-control: movetime 0.05\nconcurrency: 3\ngames: 2", 2)
+                .orElseThrow()
+                .startsWith("2 games at once (concurrency 3) on 2 cores leaves no core"));
     }
 
     @Test

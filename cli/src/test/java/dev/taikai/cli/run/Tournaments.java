@@ -123,6 +123,19 @@ public final class Tournaments {
         return plan.output();
     }
 
+    /** The report.html of {@code played}'s results as {@code edit} changes them, in {@code dir}; the page's path. */
+    public static Path reportEdited(
+            Path played, java.util.function.Consumer<com.fasterxml.jackson.databind.node.ObjectNode> edit, Path dir)
+            throws Exception {
+        com.fasterxml.jackson.databind.node.ObjectNode results =
+                (com.fasterxml.jackson.databind.node.ObjectNode) results(played);
+        edit.accept(results);
+        Path report = Files.createDirectories(dir).resolve("report.html");
+        Files.writeString(
+                report, ReportPage.render(new ObjectMapper().writeValueAsString(results), null, null, List.of(), true));
+        return report;
+    }
+
     /**
      * The report.html of a long run, made from {@code played}'s results: its games repeated (under new ids)
      * to {@code games} games, rendered as a run writes its page; the page's path.

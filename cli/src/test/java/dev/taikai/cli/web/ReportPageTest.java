@@ -75,6 +75,18 @@ class ReportPageTest {
             String elo = driver.findElement(By.cssSelector("#match tr[data-measure='elo']"))
                     .getText();
             assertTrue(elo.endsWith("0.0 (no interval)"), elo);
+            // an infinite end (null in results.json) is said as the terminal says it, not as a dash
+            Path oneSided = Tournaments.reportEdited(
+                    drawn,
+                    edited -> ((com.fasterxml.jackson.databind.node.ObjectNode) edited.get("match"))
+                            .put("elo", 607.4)
+                            .put("elo_lower", 410.1)
+                            .putNull("elo_upper"),
+                    dir.resolve("one-sided"));
+            driver.get(oneSided.toUri().toString());
+            String unbounded = driver.findElement(By.cssSelector("#match tr[data-measure='elo']"))
+                    .getText();
+            assertTrue(unbounded.endsWith("607.4 (95%: 410.1 to +inf)"), unbounded);
 
             Path kyoto = Tournaments.playRandomGames(dir);
             driver.get(kyoto.resolve("report.html").toUri().toString());
