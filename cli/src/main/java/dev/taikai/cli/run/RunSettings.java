@@ -145,10 +145,17 @@ final class RunSettings {
         return shown;
     }
 
-    /** {@code built-in ID} for the engines every run knows (by their command), else the command line as written. */
+    /**
+     * {@code built-in ID} for the engines every run knows (by their command, read the same way: protocol,
+     * notation and quirks), else the command line as written: {@code cmd=fairy-stockfish} without the
+     * built-in entry's quirks is another engine to the referee, and was labelled the built-in one.
+     */
     private static String program(EngineSpec engine, Catalog builtIns) {
         Optional<String> builtIn = builtIns.engines().stream()
-                .filter(known -> known.command().equals(engine.command()))
+                .filter(known -> known.command().equals(engine.command())
+                        && known.protocol() == engine.protocol()
+                        && known.notation() == engine.notation()
+                        && known.quirks().equals(engine.quirks()))
                 .map(EngineSpec::id)
                 .findFirst();
         if (builtIn.isPresent()) {

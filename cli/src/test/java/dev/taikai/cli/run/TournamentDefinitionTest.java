@@ -51,6 +51,26 @@ class TournamentDefinitionTest {
                 plan.catalog().engine("inline").orElseThrow().workingDirectory());
     }
 
+    /** An engine of a built-in's command read otherwise (no quirks) was labelled the built-in one in tournament.txt. */
+    @Test
+    void theSettingsCallAnEngineBuiltInOnlyWhenItIsReadAsTheBuiltInOne() throws Exception {
+        RunPlan plan = CutechessArguments.parse(List.of(
+                "-variant",
+                "minishogi",
+                "-engine",
+                "name=mine",
+                "cmd=fairy-stockfish",
+                "-engine",
+                "conf=fairy-stockfish",
+                "name=known",
+                "-engine",
+                "conf=taikai-1",
+                "name=taikai"));
+        assertTrue(plan.fingerprint().contains("engine mine: fairy-stockfish\n"), plan.fingerprint());
+        assertTrue(plan.fingerprint().contains("engine known: built-in fairy-stockfish\n"), plan.fingerprint());
+        assertTrue(plan.fingerprint().contains("engine taikai: built-in taikai-1\n"), plan.fingerprint());
+    }
+
     @Test
     void theDocumentedExampleReadsAsDocumented() throws Exception {
         RunPlan plan = TournamentFile.read(Path.of("../docs/tournament.example.yaml"));

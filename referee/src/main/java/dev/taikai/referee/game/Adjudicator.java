@@ -54,7 +54,9 @@ final class Adjudicator {
         }
         if (rules.moveLimitPlies() > 0 && plies >= rules.moveLimitPlies()) {
             return Optional.of(new Outcome(
-                    Result.DRAW, Termination.ADJUDICATION, "move limit: " + rules.moveLimitPlies() + " plies"));
+                    Result.DRAW,
+                    Termination.ADJUDICATION,
+                    "move limit: " + rules.moveLimitPlies() + (rules.moveLimitPlies() == 1 ? " ply" : " plies")));
         }
         return Optional.empty();
     }

@@ -122,6 +122,7 @@ class RefereeTest {
         assertTrue(lines.get(first + 4).startsWith("   3 ４三香成(44)"), kif);
         assertTrue(lines.get(first + 5).startsWith("*time "), kif);
         assertTrue(kif.contains("   4 持将棋\n"), kif);
+        assertTrue(kif.contains("*Taikai: adjudication — move limit: 1 ply\n"), "not '1 plies': " + kif);
         assertTrue(kif.trim().endsWith("まで3手で引き分け"), kif);
 
         // an opening that does not lead to where the engines started: the record's start wins, as a board
