@@ -116,6 +116,26 @@ public class TournamentRegistryTest {
         assertEquals(1, book.state("t1").orElseThrow().getFinishedGames());
     }
 
+    /**
+     * The planned games are the games the tournament will have played, as far as known: a Swiss's every
+     * round, a knockout's bracket with the tiebreaks paired so far. They were the games paired so far, so a
+     * follower's total caught up with the games begun and left out the rounds to come.
+     */
+    @Test
+    void plannedGamesCountTheRoundsToComeAndTheTiebreaksPaired() {
+        TournamentRegistry book = new TournamentRegistry(16);
+        assertEquals(
+                3 * 2 * 2,
+                book.create("s", spec(Format.FORMAT_SWISS, 4, 3, 4), 100).getPlannedGames(),
+                "three rounds of two pairings of two games, the first paired");
+        TournamentState knockout = book.create("k", spec(Format.FORMAT_KNOCKOUT, 3, 1, 4), 100);
+        assertEquals(4, knockout.getPlannedGames(), "a semifinal and a final of two games each");
+        for (Pairing game : book.nextPairings("k")) {
+            book.count(record(game, Result.DRAW));
+        }
+        assertEquals(6, book.state("k").orElseThrow().getPlannedGames(), "the tied semifinal's tiebreak pair");
+    }
+
     @Test
     void pairingsGoOutWithinTheConcurrencyAndEachGameCountsOnce() {
         TournamentRegistry book = new TournamentRegistry(16);
