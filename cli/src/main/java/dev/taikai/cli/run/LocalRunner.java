@@ -174,9 +174,14 @@ public final class LocalRunner {
                     records.directory()));
             records.note("run " + (done.get() > 0 ? "resumed" : "begins") + ": " + planText(run, done.get()));
             if (done.get() > 0 && run.stop().isPresent()) { // a rerun never silently does nothing
-                say("nothing is left to play: this run ended before ("
-                        + run.stop().get().detail()
-                        + "); a new run needs another folder (another -out or output:, or none for a new one)");
+                say(
+                        run.gamesLeftToHandOut()
+                                ? "this run's SPRT concluded before ("
+                                        + run.stop().get().detail()
+                                        + "); the games in play then, not recorded, are played now"
+                                : "nothing is left to play: this run ended before ("
+                                        + run.stop().get().detail()
+                                        + "); a new run needs another folder (another -out or output:, or none for a new one)");
             }
             CrowdedCores.warning(spec, Runtime.getRuntime().availableProcessors())
                     .ifPresent(w -> say("warning: " + w));

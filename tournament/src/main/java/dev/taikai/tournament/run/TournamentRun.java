@@ -72,6 +72,8 @@ public final class TournamentRun {
     private Sprt.Status sprtVerdict;
 
     private int sprtCrossedAfter;
+    /** The highest place in pairing order of a game counted; -1 before any. */
+    private int highestCounted = -1;
 
     /** A run of {@code spec}; a league pairs with the default settings and the spec's games per pairing. */
     public TournamentRun(TournamentSpec spec) {
@@ -143,7 +145,7 @@ public final class TournamentRun {
         }
         catchUp();
         int room = Math.min(max, spec.concurrency() - inPlay());
-        while (room > 0 && handedOut < paired.size() && (stop == null || secondOfABegunPair(handedOut))) {
+        while (room > 0 && handedOut < paired.size() && handOutAfterAStop(handedOut)) {
             GameAssignment game = paired.get(handedOut++);
             if (standings.contains(game.gameId())) {
                 countedHandedOut++;
@@ -153,6 +155,33 @@ public final class TournamentRun {
             room--;
         }
         return next;
+    }
+
+    /**
+     * True when {@link #handOut} has a game to give, the concurrency aside: false for a run that has
+     * stopped with nothing left to play (a resumed run that ended before).
+     */
+    public boolean gamesLeftToHandOut() {
+        if (stop != null && !completingPairs()) {
+            return false;
+        }
+        catchUp();
+        for (int i = handedOut; i < paired.size() && handOutAfterAStop(i); i++) {
+            if (!standings.contains(paired.get(i).gameId())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Whether the game at {@code index} is handed out: every game while the run goes on; after an SPRT
+     * verdict the second game of a pair begun, and any game below the last one counted. Those were in play
+     * when the bound was crossed; only a run counted again from its records (a resume) still has them to
+     * hand out, since a run hands out in pairing order.
+     */
+    private boolean handOutAfterAStop(int index) {
+        return stop == null || secondOfABegunPair(index) || index < highestCounted;
     }
 
     /** Every game there is to hand out now, within the concurrency ({@link #handOut}). */
@@ -277,6 +306,7 @@ public final class TournamentRun {
         if (index.get(game.gameId()) < handedOut) {
             countedHandedOut++;
         }
+        highestCounted = Math.max(highestCounted, index.get(game.gameId()));
         pairer.counted(planned.get(), record);
         noteStarts(index.get(game.gameId()), record);
         for (Color side : Color.values()) {

@@ -10,6 +10,7 @@ import dev.taikai.referee.game.GameRecord;
 import dev.taikai.rules.Result;
 import dev.taikai.tournament.Entrant;
 import dev.taikai.tournament.Format;
+import dev.taikai.tournament.TournamentSpec;
 import dev.taikai.tournament.stats.Sprt;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -103,6 +104,52 @@ class TournamentRunTest {
                     detail);
             assertEquals(games == atCrossing, !detail.contains("the bound was crossed after"), detail);
         }
+    }
+
+    /**
+     * A run interrupted after its SPRT crossed, while the games in play then were played out, and resumed
+     * from its journal: those games were not played again (a game below the last one counted, the first of
+     * its pair, was taken for a pair not begun), and the final count lacked them. The resumed run plays the
+     * same games as the run that went on.
+     */
+    @Test
+    void anSprtRunResumedAfterItsCrossingPlaysTheGamesThatWereInPlay() {
+        TournamentSpec spec = Runs.spec(Format.MATCH, 2, 100, 2, 3, new Sprt(0, 300, 0.2, 0.2));
+        TournamentRun straight = new TournamentRun(spec);
+        List<GameRecord> journal = new ArrayList<>();
+        List<GameAssignment> inPlay = new ArrayList<>(straight.handOut());
+        while (straight.running()) {
+            // the latest game ends first: the first two stay in play until the crossing
+            GameRecord record = Runs.win(inPlay.remove(inPlay.size() - 1), "e0");
+            straight.count(record);
+            journal.add(record);
+            inPlay.addAll(straight.handOut());
+        }
+        assertFalse(inPlay.isEmpty(), "games in play at the crossing");
+        TournamentRun resumed = new TournamentRun(spec);
+        journal.forEach(resumed::count);
+        assertTrue(resumed.gamesLeftToHandOut(), "the games in play then are left to play");
+        List<GameAssignment> again = new ArrayList<>(resumed.handOut());
+        assertEquals(
+                ids(inPlay).stream().sorted().toList(),
+                ids(again).stream().sorted().toList());
+        playOut(straight, inPlay);
+        playOut(resumed, again);
+        assertEquals(countedIds(straight), countedIds(resumed));
+        assertFalse(resumed.gamesLeftToHandOut());
+    }
+
+    /** Counts the games in play and those handed out after them until the run awaits nothing. */
+    private static void playOut(TournamentRun run, List<GameAssignment> inPlay) {
+        while (!inPlay.isEmpty()) {
+            run.count(Runs.win(inPlay.remove(0), "e0"));
+            inPlay.addAll(run.handOut());
+        }
+        assertTrue(run.settled());
+    }
+
+    private static List<String> countedIds(TournamentRun run) {
+        return run.standings().records().stream().map(GameRecord::id).sorted().toList();
     }
 
     @Test
