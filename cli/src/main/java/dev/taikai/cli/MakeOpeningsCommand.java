@@ -1,10 +1,12 @@
 package dev.taikai.cli;
 
+import dev.taikai.cli.run.Launcher;
 import dev.taikai.enginehost.catalog.BuiltinCatalog;
 import dev.taikai.enginehost.catalog.EngineSpec;
 import dev.taikai.enginehost.config.ConfigException;
 import dev.taikai.enginehost.engines.Engines;
 import dev.taikai.enginehost.session.BestMove;
+import dev.taikai.enginehost.session.EngineFailure;
 import dev.taikai.enginehost.session.LocalEngine;
 import dev.taikai.enginehost.session.MoveReply;
 import dev.taikai.enginehost.session.PositionCommand;
@@ -112,8 +114,16 @@ final class MakeOpeningsCommand implements Callable<Integer> {
         String sfen = Position.start(variant).toSfen();
         try (usi) {
             usi.newGame();
-            for (List<String> moves : lines) {
+            for (int i = 0; i < lines.size(); i++) {
+                List<String> moves = lines.get(i);
                 MoveReply reply = usi.go(new PositionCommand(sfen, moves), SearchLimits.depth(depth));
+                if (reply instanceof EngineFailure failure) {
+                    // a suite of the positions before the failure would pass for one of them all
+                    throw new ExitCodes.WorkFailed(
+                            "the engine failed at position " + (i + 1) + " of " + lines.size() + " (startpos moves "
+                                    + String.join(" ", moves) + "): " + failure + "; no suite was written",
+                            null);
+                }
                 if (reply instanceof BestMove best
                         && best.info() != null
                         && best.info().score() != null
@@ -128,7 +138,7 @@ final class MakeOpeningsCommand implements Callable<Integer> {
         out.printf("# Balanced %s openings, made %s by:%n", variant.displayName(), LocalDate.now());
         out.printf(
                 "#   ./taikai make-openings --variant %s --plies %d --depth %d --max-cp %d --count %d --engine %s%n",
-                variant.name(), plies, depth, maxCentipawns, count, engine);
+                variant.name(), plies, depth, maxCentipawns, count, Launcher.shellWord(engine));
         out.printf(
                 "# %d distinct positions %d plies from the start (side to move not in check) were evaluated by %s%n",
                 lines.size(), plies, usi(engineSpec));

@@ -27,4 +27,20 @@ class MakeOpeningsCommandTest {
         assertFalse(run.err().contains("Exception"), run.err());
         assertEquals("", run.out());
     }
+
+    /**
+     * An engine that fails during the evaluations: the command printed a suite of the positions scored
+     * before, whose header said every position had been evaluated, and exited 0.
+     */
+    @org.junit.jupiter.api.Test
+    void anEngineThatFailsStopsItWithNoSuite() {
+        String engine = String.join(" ", dev.taikai.testkit.FakeEngines.command("--crash-after", "4"));
+        CliRun run = CliRun.of(
+                "make-openings", "--variant", "minishogi", "--plies", "1", "--depth", "1", "--engine", engine);
+        assertEquals(1, run.exitCode(), run.err());
+        assertTrue(run.err().contains("the engine failed at position 5 of 13 (startpos moves "), run.err());
+        assertTrue(run.err().contains("; no suite was written"), run.err());
+        assertEquals("", run.out(), "no suite: " + run.out());
+        assertFalse(run.err().contains("Exception"), run.err());
+    }
 }
