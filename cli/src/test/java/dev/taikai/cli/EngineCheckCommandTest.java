@@ -31,6 +31,51 @@ class EngineCheckCommandTest {
         assertEquals("Result: PASS", lines.get(lines.size() - 1));
     }
 
+    /**
+     * Ctrl-C during a check: the engine died with the JVM, but what it had started (here a sleep) was left
+     * running. Every engine's processes are killed as the JVM exits, whatever command hosts it.
+     */
+    @Test
+    void ctrlCDuringACheckLeavesNothingTheEngineStarted() throws Exception {
+        Process check = new ProcessBuilder(
+                        java.nio.file.Path.of(System.getProperty("java.home"), "bin", "java")
+                                .toString(),
+                        "-cp",
+                        System.getProperty("java.class.path"),
+                        "dev.taikai.cli.Taikai",
+                        "engine-check",
+                        "--engine",
+                        fakeCommand("--spawn-child", "--think-ms", "3000"),
+                        "--variant",
+                        "minishogi")
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .start();
+        try {
+            java.util.concurrent.atomic.AtomicReference<ProcessHandle> child =
+                    new java.util.concurrent.atomic.AtomicReference<>();
+            dev.taikai.testkit.Await.until(java.time.Duration.ofSeconds(30), "the engine's child", () -> {
+                check.descendants()
+                        .filter(p -> p.info().commandLine().orElse("").contains("sleep 600"))
+                        .findAny()
+                        .ifPresent(child::set);
+                return child.get() != null;
+            });
+            new ProcessBuilder("kill", "-INT", Long.toString(check.pid()))
+                    .start()
+                    .waitFor();
+            assertTrue(check.waitFor(30, TimeUnit.SECONDS), "ended");
+            assertEquals(130, check.exitValue());
+            dev.taikai.testkit.Await.until(
+                    java.time.Duration.ofSeconds(10),
+                    "the engine's child gone",
+                    () -> !child.get().isAlive());
+        } finally {
+            check.descendants().forEach(ProcessHandle::destroyForcibly);
+            check.destroyForcibly();
+        }
+    }
+
     @Test
     void theBuiltInEnginesAreCheckedByTheirIds() {
         CliRun run = CliRun.of("engine-check", "--engine", "taikai-1", "--variant", "minishogi");

@@ -9,6 +9,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -20,6 +22,23 @@ import java.util.concurrent.TimeUnit;
  * and {@link #limitsApplied()} says so.
  */
 final class EngineProcess {
+    /**
+     * Engines of this JVM not yet killed. As the JVM exits (Ctrl-C, SIGTERM) each is killed with all it
+     * started, whatever command hosts it: the kernel kills an engine with its host, but not what the engine
+     * started (an engine's helper, a sleep), which was left running.
+     */
+    private static final Set<EngineProcess> LIVE = ConcurrentHashMap.newKeySet();
+
+    static {
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> LIVE.forEach(engine -> {
+                            engine.killTreeOnce();
+                            engine.deleteScratch();
+                        }),
+                        "taikai-engines-at-exit"));
+    }
+
     private static final Path SETSID = Path.of("/usr/bin/setsid");
     private static final Path PRLIMIT = Path.of("/usr/bin/prlimit");
     private static final Path SETPRIV = Path.of("/usr/bin/setpriv");
@@ -78,7 +97,9 @@ final class EngineProcess {
         environment.keySet().removeIf(name -> name.startsWith("TAIKAI_")); // the worker's own settings and secrets
         environment.putAll(spec.environment());
         try {
-            return new EngineProcess(builder.start(), limited, workingDirectory, scratch);
+            EngineProcess engine = new EngineProcess(builder.start(), limited, workingDirectory, scratch);
+            LIVE.add(engine);
+            return engine;
         } catch (IOException | RuntimeException e) {
             deleteTree(scratch);
             throw e;
@@ -96,6 +117,7 @@ final class EngineProcess {
 
     /** Deletes the session's scratch directory, if it has one; call once the engine is gone. */
     void deleteScratch() {
+        LIVE.remove(this);
         deleteTree(scratch);
     }
 
