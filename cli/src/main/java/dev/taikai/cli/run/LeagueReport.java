@@ -17,7 +17,10 @@ final class LeagueReport {
     private LeagueReport() {}
 
     static void print(PrintWriter out, League league, Map<String, String> dropped) {
-        out.printf(Locale.ROOT, "%nLeague ratings after %d rounds (the pairing's ratings)%n", league.rounds());
+        out.printf(
+                Locale.ROOT,
+                "%nLeague ratings after %s (the pairing's ratings)%n",
+                Plural.of(league.rounds(), "round", "rounds"));
         out.printf(Locale.ROOT, "%4s  %-20s %8s %7s %6s  %s%n", "Rank", "Engine", "Elo", "±95%", "Games", "");
         int rank = 0;
         for (Map.Entry<String, League.Rating> e : league.ratingsBestFirst()) {

@@ -244,7 +244,12 @@ public final class LocalRunner {
             return Ending.FINISHED;
         }
         return switch (stop.kind()) {
-            case FINISHED -> Ending.FINISHED;
+            case FINISHED -> {
+                if (run.endedBeforeItsPlan()) { // the plan said more: say why it ended
+                    say(stop.detail());
+                }
+                yield Ending.FINISHED;
+            }
             case SPRT_CONCLUDED -> {
                 say(stop.detail());
                 yield Ending.SPRT_CONCLUDED;

@@ -74,7 +74,8 @@ public record RunPlan(
 
     /** A new run of this plan's tournament, a league with its tuning. */
     public TournamentRun newRun() {
-        return new TournamentRun(spec, leagueSettings());
+        // on one machine nobody joins a league: one that cannot pair again ends
+        return new TournamentRun(spec, leagueSettings()).closedPool();
     }
 
     /** The league's settings: the tuning, with the spec's games per pairing; the defaults for other formats. */

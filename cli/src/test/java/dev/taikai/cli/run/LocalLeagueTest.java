@@ -32,6 +32,33 @@ class LocalLeagueTest {
                 + Tournaments.fakeEntry("d", "--seed", "4", "--think-ms", "2") + "    from-round: 2\n";
     }
 
+    /**
+     * A league whose pool falls below two engines, with none to join: announced as 3 rounds, it ended after
+     * round 1 without a word of why, and a rerun played nothing and said nothing.
+     */
+    @Test
+    void aLeagueLeftWithOneEngineEndsAndSaysWhy(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("short.yaml"),
+                "name: short\nvariant: minishogi\nformat: league\nrounds: 3\ngames: 2\ntime-control: nodes 1\n"
+                        + "adjudication: {move-limit: 12}\noutput: short\nengines:\n"
+                        + Tournaments.fakeEntry("a", "--seed", "1") + "    until-round: 1\n"
+                        + Tournaments.fakeEntry("b", "--seed", "2"));
+        String why = "the league ended after round 1 of 3: fewer than two engines are left in its pool (b)";
+        Tournaments.Run first = Tournaments.run(TournamentFile.read(dir.resolve("short.yaml")), Timeouts.DEFAULT);
+        assertEquals(LocalRunner.Ending.FINISHED, first.ending(), first.progress());
+        assertTrue(first.progress().contains(why), first.progress());
+        assertTrue(
+                Files.readString(dir.resolve("short").resolve("taikai.log")).contains("finished: " + why),
+                "the run's log says why too");
+        assertTrue(first.out().contains("League ratings after 1 round "), "not '1 rounds': " + first.out());
+        Tournaments.Run again = Tournaments.run(TournamentFile.read(dir.resolve("short.yaml")), Timeouts.DEFAULT);
+        assertTrue(
+                again.progress().contains("nothing is left to play: this run ended before (" + why + ")"),
+                again.progress());
+        assertEquals(2, Tournaments.journal(dir.resolve("short")).size());
+    }
+
     @Test
     void aLeagueRunsOnOneMachineAndResumesToTheSameGames(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("whole.yaml"), league("whole"));

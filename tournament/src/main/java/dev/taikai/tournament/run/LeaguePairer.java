@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -186,6 +187,25 @@ final class LeaguePairer implements Pairer {
     @Override
     public boolean complete() {
         return spec.rounds() > 0 && league.rounds() >= spec.rounds() && league.outstanding() == 0;
+    }
+
+    /**
+     * Why no further round can be paired, when none can and no engine is to join: fewer than two engines
+     * are left in the pool. Empty while a round is in play, after the last round, or when one can pair.
+     */
+    Optional<String> cannotPairAgain() {
+        boolean joinsToCome = java.util.stream.Stream.of(scheduled, changes)
+                .flatMap(List::stream)
+                .anyMatch(change -> !applied.contains(change) && !change.leave());
+        if (league.outstanding() > 0
+                || complete()
+                || joinsToCome
+                || league.pool().size() >= 2) {
+            return Optional.empty();
+        }
+        return Optional.of("the league ended after round " + league.rounds()
+                + (spec.rounds() > 0 ? " of " + spec.rounds() : "") + ": fewer than two engines are left in its pool"
+                + (league.pool().isEmpty() ? "" : " (" + String.join(", ", league.pool()) + ")"));
     }
 
     @Override

@@ -72,6 +72,8 @@ public final class TournamentRun {
     private Sprt.Status sprtVerdict;
 
     private int sprtCrossedAfter;
+    /** No engine joins but those the spec names (a league on one machine): see {@link #closedPool()}. */
+    private boolean closedPool;
     /** The highest place in pairing order of a game counted; -1 before any. */
     private int highestCounted = -1;
 
@@ -360,12 +362,28 @@ public final class TournamentRun {
     }
 
     /**
+     * This run takes no engine but those its spec names (a league on one machine, which nobody can join):
+     * a league whose pool falls below two engines, with none to join later, then ends and says why, where
+     * a cluster's league waits for a join. Call before counting.
+     */
+    public TournamentRun closedPool() {
+        closedPool = true;
+        advance();
+        return this;
+    }
+
+    /**
      * True when the run stopped because an engine did not start or cannot be used, and every game there
      * was is played: nothing is left for a resume to play, so the games that engine forfeited are the run's
      * result and {@link #retryStarts} lifts nothing.
      */
     public boolean forfeitsAreFinal() {
         return stop != null && stoppedByStarts && pairer.complete();
+    }
+
+    /** True when the run finished before its plan did: a league on one machine left with too few engines. */
+    public boolean endedBeforeItsPlan() {
+        return stop != null && stop.kind() == Stop.Kind.FINISHED && !pairer.complete();
     }
 
     /** Rebuilding: the run's stop as it was published (null: running). */
@@ -542,6 +560,10 @@ public final class TournamentRun {
                 paired.add(game);
             }
             catchUp();
+        }
+        if (stop == null && closedPool && league != null && standings.gamesPlayed() == paired.size()) {
+            // no engine joins a league on one machine but those its file names: one that cannot pair is over
+            league.cannotPairAgain().ifPresent(why -> stop = new Stop(Stop.Kind.FINISHED, why));
         }
         if (stop == null && pairer.complete()) {
             Optional<CannotStart> never = league == null ? neverStarted() : Optional.empty();
