@@ -272,8 +272,11 @@ public final class EngineCheck {
                     "clocks",
                     Verdict.FAIL,
                     "reads btime/wtime the wrong way round; " + timing + "; "
-                            + (quirk ? "remove the swapped-clocks quirk" : "add the swapped-clocks quirk")
-                            + " to its catalog entry",
+                            + (quirk
+                                    ? "remove the swapped-clocks quirk from its entry"
+                                    : "give it the swapped-clocks quirk (engine-check --quirk swapped-clocks,"
+                                            + " -engine ... quirk=swapped-clocks, quirks: [swapped-clocks] in a"
+                                            + " catalog or tournament file)"),
                     true);
         } else {
             add(

@@ -134,7 +134,14 @@ final class XBoardCheck {
                             EngineText.shown(identity.name()),
                             identity.options().size()),
                     true);
-            add("variant", Verdict.PASS, "'variant " + engine.variantName() + "'; its setup is the rules' start", true);
+            add(
+                    "variant",
+                    Verdict.PASS,
+                    "'variant " + engine.variantName() + "'; "
+                            + (engine.announcedSetup()
+                                    ? "its setup is the rules' start"
+                                    : "it announced no setup (it takes the variant's start as its own)"),
+                    true);
             if (!engine.limitsApplied()) {
                 add("limits", Verdict.WARN, "setsid/prlimit not found: the engine runs without process limits", false);
             }

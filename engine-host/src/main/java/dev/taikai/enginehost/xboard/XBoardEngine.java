@@ -72,6 +72,9 @@ public final class XBoardEngine extends PipeEngine {
     /** The option names that are XBoard commands of their own, sent when the engine has the feature. */
     private static final Map<String, String> COMMAND_OPTIONS = Map.of("memory", "memory", "cores", "smp");
 
+    /** Set when the engine announced a setup for the variant. */
+    private boolean announcedSetup;
+
     private final PipeLog log;
 
     private Features features;
@@ -273,6 +276,11 @@ public final class XBoardEngine extends PipeEngine {
                 + (variant == Variant.MINISHOGI ? "minishogi nor 5x5+5_shogi" : "kyotoshogi nor 5x5+4_shogi");
     }
 
+    /** Whether the engine announced a {@code setup} for the variant (which {@link #checkSetup} checked). */
+    public boolean announcedSetup() {
+        return announcedSetup;
+    }
+
     /**
      * {@code new} and {@code variant}, then the engine's {@code setup} announcement, if it makes one: its
      * letters must be Taikai's and its start the variant's.
@@ -289,6 +297,7 @@ public final class XBoardEngine extends PipeEngine {
         }
         for (OutputLine line : lines) {
             if (line.is("setup")) {
+                announcedSetup = true;
                 Optional<String> problem = setupProblem(line.text());
                 if (problem.isPresent()) {
                     return Optional.of(fail(EngineFailure.Kind.VARIANT_UNSUPPORTED, problem.get()));

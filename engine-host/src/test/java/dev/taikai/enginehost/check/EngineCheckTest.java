@@ -59,7 +59,12 @@ class EngineCheckTest {
                 EngineCheck.run(fairyStockfish().withQuirks(Set.of()), Variant.MINISHOGI, Timeouts.DEFAULT, r -> {});
         assertFalse(report.passed());
         assertEquals(Verdict.FAIL, report.result("clocks").verdict());
-        assertTrue(report.result("clocks").detail().contains("add the swapped-clocks quirk"), report.render());
+        assertTrue(
+                report.result("clocks")
+                        .detail()
+                        .contains("give it the swapped-clocks quirk (engine-check --quirk"
+                                + " swapped-clocks, -engine ... quirk=swapped-clocks, quirks: [swapped-clocks]"),
+                report.render());
     }
 
     @Test

@@ -47,6 +47,13 @@ class XBoardCheckTest {
     void theFakePassesAndEachFaultIsFoundWhereItIs() {
         CheckReport clean = run();
         assertTrue(clean.passed(), clean.render());
+        assertTrue(clean.render().contains("'variant minishogi'; its setup is the rules' start"), clean.render());
+        // no setup announced: the check said it had verified one
+        String noSetup = run("--no-setup").render();
+        assertTrue(
+                noSetup.contains(
+                        "'variant minishogi'; it announced no setup (it takes the variant's start as its own)"),
+                noSetup);
         assertTrue(
                 clean.render().lines().anyMatch(l -> l.startsWith("PASS  moves ") && l.contains("a game of 12 plies")),
                 clean.render());
