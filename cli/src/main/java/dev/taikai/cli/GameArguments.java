@@ -25,10 +25,16 @@ final class GameArguments {
                 .orElseThrow(() -> new ExitCodes.UsageException("unknown notation '" + id + "'; use fsf or lishogi"));
     }
 
-    /** {@code startpos} (or nothing) for the variant's start, otherwise an SFEN in either Kyoto notation. */
+    /**
+     * {@code startpos} (or no --sfen at all) for the variant's start, otherwise an SFEN in either Kyoto
+     * notation; an empty one is refused (an unset shell variable, say), as {@code positions} refuses it.
+     */
     static Position position(Variant variant, String sfen) {
-        if (sfen == null || sfen.isBlank() || sfen.trim().equals("startpos")) {
+        if (sfen == null || sfen.trim().equals("startpos")) {
             return Position.start(variant);
+        }
+        if (sfen.isBlank()) {
+            throw new ExitCodes.UsageException("--sfen is empty; give an SFEN, or startpos for the variant's start");
         }
         try {
             return Sfen.parse(variant, sfen);

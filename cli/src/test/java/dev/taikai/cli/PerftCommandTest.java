@@ -85,6 +85,20 @@ class PerftCommandTest {
         assertEquals("", run.out());
     }
 
+    /** An empty --sfen (an unset shell variable) counted the start position; positions refuses it. */
+    @Test
+    void anEmptySfenIsRefused() {
+        CliRun run = CliRun.of("perft", "minishogi", "1", "--sfen", "");
+        assertEquals(2, run.exitCode(), run.out());
+        assertTrue(run.err().contains("--sfen is empty; give an SFEN, or startpos for the variant's start"), run.err());
+        assertEquals("", run.out());
+        assertEquals(
+                "nodes 14",
+                CliRun.of("perft", "minishogi", "1", "--sfen", "startpos")
+                        .outLines()
+                        .get(0));
+    }
+
     @Test
     void helpIsAvailableEverywhere() {
         CliRun root = CliRun.of("--help");
