@@ -64,6 +64,8 @@ public final class LocalRunner {
     private final AtomicInteger done = new AtomicInteger();
     /** Games begun by this run and those recorded before it: the number of the game starting next. */
     private final AtomicInteger begun = new AtomicInteger();
+    /** The engines a league took out that the run has said so of (those of a resumed run's past, too). */
+    private final java.util.Set<String> dropsSaid = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private final java.util.concurrent.atomic.AtomicLong movesThisRun = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean stopping;
@@ -161,6 +163,7 @@ public final class LocalRunner {
                     .ifPresent(why -> say("this run stopped before: " + why
                             + "; it goes on and starts that engine again (the games it forfeited stay counted)"));
             Standings standings = run.standings();
+            dropsSaid.addAll(run.dropped().keySet()); // said by the run that took them out
             done.set(standings.gamesPlayed());
             begun.set(standings.gamesPlayed());
             say(String.format(
@@ -349,6 +352,7 @@ public final class LocalRunner {
                         if (log != null) {
                             records.writeEngineLog(record.id(), log);
                         }
+                        sayDrops(run, records);
                         report(record, run.standings(), expectedGames(run), started, baseline);
                     }
                     run.notifyAll();
@@ -370,6 +374,21 @@ public final class LocalRunner {
 
     private int started() {
         return begun.incrementAndGet();
+    }
+
+    /**
+     * Says each engine a league took out of its pool since the last call (it did not start in its last
+     * games, or cannot be used), on the console and in taikai.log: the final table alone said it, and a
+     * league without an end has none until it is stopped. Call under the run's lock.
+     */
+    private void sayDrops(TournamentRun run, RunRecords records) {
+        run.dropped().forEach((engine, why) -> {
+            if (dropsSaid.add(engine)) {
+                String line = "league: engine '" + engine + "' is taken out of the pool: " + why;
+                say(line);
+                records.note(line);
+            }
+        });
     }
 
     /** Stops the run for good with {@code reason}; the slots end after their games in play. */
@@ -465,6 +484,7 @@ public final class LocalRunner {
             return Optional.empty();
         }
         keepLog(game.gameId(), List.of(EngineLogs.failedStart(entrant, failure)));
+        started(); // a game, though forfeited: "Started game N" numbers the games as their results do
         return Optional.of(GameHost.forfeit(game, side, failure, started));
     }
 

@@ -59,6 +59,31 @@ class LocalLeagueTest {
         assertEquals(2, Tournaments.journal(dir.resolve("short")).size());
     }
 
+    /**
+     * An engine that never starts is taken out of a league's pool: the final table alone said so (a league
+     * without an end has none until stopped), and its forfeits had no "Started game" line, so the start
+     * lines' numbers ran behind the results'.
+     */
+    @Test
+    void anEngineTakenOutOfTheLeagueIsSaidSoAndEveryGameIsNumbered(@TempDir Path dir) throws Exception {
+        Path trueCommand = Files.exists(Path.of("/usr/bin/true")) ? Path.of("/usr/bin/true") : Path.of("/bin/true");
+        Files.writeString(
+                dir.resolve("broken.yaml"),
+                "name: broken\nvariant: minishogi\nformat: league\nrounds: 4\ngames: 2\ntime-control: nodes 1\n"
+                        + "concurrency: 1\nadjudication: {move-limit: 12}\noutput: broken\nengines:\n"
+                        + Tournaments.fakeEntry("a", "--seed", "1")
+                        + Tournaments.fakeEntry("b", "--seed", "2")
+                        + "  - {id: broken, command: " + trueCommand + "}\n");
+        Tournaments.Run run = Tournaments.run(TournamentFile.read(dir.resolve("broken.yaml")), Timeouts.DEFAULT);
+        String out = "league: engine 'broken' is taken out of the pool: ";
+        assertEquals(1, run.progress().lines().filter(l -> l.startsWith(out)).count(), run.progress());
+        assertTrue(Files.readString(dir.resolve("broken").resolve("taikai.log")).contains(out), "in the log too");
+        int games = Tournaments.journal(dir.resolve("broken")).size();
+        assertTrue(
+                run.progress().contains("Started game " + games + " "),
+                "the last game is numbered as its result is: " + run.progress());
+    }
+
     @Test
     void aLeagueRunsOnOneMachineAndResumesToTheSameGames(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("whole.yaml"), league("whole"));
