@@ -109,8 +109,16 @@ public final class KyotoShogi extends Variant {
             }
         }
         String expected = Square.name(from) + Square.name(to) + suffix(type, notations.get(0));
+        // the suffix of a notation not read here: the engine very likely writes that notation throughout
+        String other = "";
+        for (Notation notation : Notation.values()) {
+            if (!notations.contains(notation) && suffix.equals(suffix(type, notation))) {
+                other = " (that is " + notation.id() + " notation: an engine that writes it needs notation "
+                        + notation.id() + " in its entry)";
+            }
+        }
         return Optional.of("the " + FACE_NAMES[type] + " on " + Square.name(from) + " turns into a "
-                + FACE_NAMES[type ^ Piece.PROMOTED] + "; write " + expected);
+                + FACE_NAMES[type ^ Piece.PROMOTED] + "; write " + expected + other);
     }
 
     private static String suffix(int type, Notation notation) {

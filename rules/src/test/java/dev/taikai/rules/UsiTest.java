@@ -144,7 +144,12 @@ class UsiTest {
         Position kyoto = Position.start(Variant.KYOTOSHOGI);
         IllegalMoveException suffix =
                 assertThrows(IllegalMoveException.class, () -> Usi.parse(kyoto, "5e4d+", Notation.FAIRY_STOCKFISH));
-        assertTrue(suffix.getMessage().endsWith("write 5e4d-"), suffix.getMessage());
+        // the other notation's suffix: the message says which notation it is and how to read it
+        assertTrue(
+                suffix.getMessage()
+                        .endsWith("write 5e4d- (that is lishogi notation: an engine that writes it needs notation"
+                                + " lishogi in its entry)"),
+                suffix.getMessage());
         assertEquals(Usi.parse(kyoto, "5e4d+", Notation.LISHOGI), Usi.parse(kyoto, "5e4d-", Notation.FAIRY_STOCKFISH));
 
         Position hands = position("kyotoshogi", "k4/5/5/5/4K b LSNPlsnp 1");
