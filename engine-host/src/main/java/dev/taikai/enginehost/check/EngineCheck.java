@@ -119,7 +119,23 @@ public final class EngineCheck {
         checkPonder();
         measureOverhead();
         checkGameOver();
+        checkStrayAnswers();
         checkQuit();
+    }
+
+    /**
+     * A warning for answers nobody asked for (a {@code bestmove} outside a search): the driver drops them,
+     * so games go on, but an engine that sends them is out of step with the protocol (cutechess-cli logs
+     * them too). No line when there were none.
+     */
+    private void checkStrayAnswers() {
+        if (engine() == null) {
+            return;
+        }
+        String oddities = engine.outputOddities();
+        if (oddities.contains("nobody asked for")) {
+            add("stray answers", Verdict.WARN, oddities + "; the referee drops them", false);
+        }
     }
 
     /** Starts (or restarts) the engine; the first time, reports the handshake and the variant. */

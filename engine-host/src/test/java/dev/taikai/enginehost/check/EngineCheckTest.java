@@ -67,6 +67,19 @@ class EngineCheckTest {
                 report.render());
     }
 
+    /** A bestmove nobody asked for passed every check without a word; the XBoard check warned of its kind. */
+    @Test
+    void answersNobodyAskedForAreAWarning() {
+        CheckReport report = check(fake("--stray-bestmove"));
+        assertEquals(Verdict.WARN, report.result("stray answers").verdict(), report.render());
+        assertTrue(
+                report.result("stray answers")
+                        .detail()
+                        .contains("answer(s) nobody asked for dropped, last: 'bestmove 5e4d'"),
+                report.render());
+        assertTrue(report.passed(), "a warning: the games go on: " + report.render());
+    }
+
     @Test
     void aWellBehavedFakePassesEverything() {
         CheckReport report = check(fake("--ponder"));
