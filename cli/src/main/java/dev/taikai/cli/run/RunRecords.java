@@ -651,6 +651,12 @@ final class RunRecords implements AutoCloseable {
             e.put("name", entrant.name());
             e.put("engine", entrant.engineId());
             e.put("time_control", entrant.timeControl().toString());
+            if (!entrant.rounds().equals(dev.taikai.tournament.Entrant.Rounds.ALL)) { // a league's from/until
+                e.put("from_round", entrant.rounds().from());
+                if (entrant.rounds().until() > 0) {
+                    e.put("until_round", entrant.rounds().until());
+                }
+            }
         }
         return t;
     }

@@ -103,6 +103,11 @@ class LocalLeagueTest {
             assertTrue(!parts[0].startsWith("l1-") || !players.contains("d"), "d joins for round 2: " + game);
             assertTrue(!parts[0].startsWith("l3-") || !players.contains("c"), "c left after round 2: " + game);
         }
+        // each engine's rounds, as the file gave them: the ratings' 'active' was their only trace
+        JsonNode engines = results.get("tournament").get("engines");
+        assertEquals(2, engines.get(2).get("until_round").asInt(), engines.toString());
+        assertEquals(2, engines.get(3).get("from_round").asInt(), engines.toString());
+        assertTrue(!engines.get(0).has("from_round") && !engines.get(3).has("until_round"), engines.toString());
         JsonNode league = results.get("league");
         assertEquals(3, league.get("rounds").asInt());
         assertEquals(4, league.get("ratings").size());
