@@ -42,6 +42,9 @@ public final class EngineCheck {
     /** The swapped-clocks check's tiny clock: the opponent's, then the engine's own. */
     private static final long TINY_CLOCK_MILLIS = 100;
 
+    /** The engine started but does not offer the variant (no later check can run, for that reason). */
+    private boolean startedWithoutTheVariant;
+
     private final EngineSpec spec;
     private final Variant variant;
     private final Timeouts timeouts;
@@ -82,6 +85,10 @@ public final class EngineCheck {
 
     private void runAll() {
         if (!startEngine(true)) {
+            // an engine that started but does not play the variant did start: say why the rest is skipped
+            String why = startedWithoutTheVariant
+                    ? "the engine does not play " + variant.name()
+                    : "the engine did not start";
             for (String name : List.of(
                     "isready",
                     "go byoyomi",
@@ -96,7 +103,7 @@ public final class EngineCheck {
                     "ponder",
                     "gameover",
                     "quit")) {
-                add(name, Verdict.SKIP, "the engine did not start", true);
+                add(name, Verdict.SKIP, why, true);
             }
             return;
         }
@@ -144,6 +151,7 @@ public final class EngineCheck {
         if (started instanceof EngineFailure failure) {
             boolean variantProblem = failure.kind() == EngineFailure.Kind.VARIANT_UNSUPPORTED;
             if (first) {
+                startedWithoutTheVariant = variantProblem;
                 add(
                         "handshake",
                         variantProblem ? Verdict.PASS : Verdict.FAIL,
@@ -152,7 +160,7 @@ public final class EngineCheck {
                 add(
                         "variant",
                         variantProblem ? Verdict.FAIL : Verdict.SKIP,
-                        variantProblem ? failure.detail() : "no handshake",
+                        variantProblem ? failure.detail() : "not reached: the start failed (above)",
                         true);
             }
             engine = null;

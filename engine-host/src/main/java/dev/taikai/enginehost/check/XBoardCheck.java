@@ -49,6 +49,9 @@ final class XBoardCheck {
             "result, new game",
             "quit");
 
+    /** The engine started but does not offer the variant (no later check can run, for that reason). */
+    private boolean startedWithoutTheVariant;
+
     private final EngineSpec spec;
     private final Variant variant;
     private final Timeouts timeouts;
@@ -80,8 +83,12 @@ final class XBoardCheck {
 
     private void runAll() {
         if (!startEngine(true)) {
+            // an engine that started but does not play the variant did start: say why the rest is skipped
+            String why = startedWithoutTheVariant
+                    ? "the engine does not play " + variant.name()
+                    : "the engine did not start";
             for (String name : CHECKS) {
-                add(name, Verdict.SKIP, "the engine did not start", true);
+                add(name, Verdict.SKIP, why, true);
             }
             return;
         }
@@ -105,15 +112,16 @@ final class XBoardCheck {
         if (started instanceof EngineFailure failure) {
             if (first) {
                 boolean variantProblem = failure.kind() == EngineFailure.Kind.VARIANT_UNSUPPORTED;
+                startedWithoutTheVariant = variantProblem;
                 add(
                         "features",
                         variantProblem ? Verdict.PASS : Verdict.FAIL,
-                        variantProblem ? "done" : failure.toString(),
+                        variantProblem ? "done=1 (the variant, below, failed)" : failure.toString(),
                         true);
                 add(
                         "variant",
                         variantProblem ? Verdict.FAIL : Verdict.SKIP,
-                        variantProblem ? failure.detail() : "no features",
+                        variantProblem ? failure.detail() : "not reached: the start failed (above)",
                         true);
             }
             engine = null;

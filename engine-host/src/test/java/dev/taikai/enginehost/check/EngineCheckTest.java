@@ -154,6 +154,14 @@ class EngineCheckTest {
         assertTrue(noReadyok.result("handshake").detail().startsWith("stall: no readyok within"), noReadyok.render());
 
         CheckReport noVariant = check(fake("--no-variant"));
+        // it started: the rest is skipped for the variant, not as if the engine never started
+        assertEquals(
+                "the engine does not play minishogi", noVariant.result("quit").detail(), noVariant.render());
+        assertEquals(
+                "not reached: the start failed (above)",
+                noUsiok.result("variant").detail(),
+                noUsiok.render());
+        assertEquals("the engine did not start", noUsiok.result("quit").detail(), noUsiok.render());
         assertEquals(Verdict.FAIL, noVariant.result("variant").verdict());
         assertTrue(noVariant.result("variant").detail().contains("does not list minishogi"));
         assertEquals(

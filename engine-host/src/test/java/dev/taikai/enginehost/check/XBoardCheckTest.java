@@ -41,6 +41,9 @@ class XBoardCheckTest {
                 EngineCheck.run(builtIn.engine("sjaakii").orElseThrow(), Variant.KYOTOSHOGI, QUICK, r -> {});
         assertFalse(noKyoto.passed());
         assertTrue(noKyoto.render().contains("include neither kyotoshogi nor 5x5+4_shogi"), noKyoto.render());
+        // it started: the rest is skipped for the variant, not as if the engine never started
+        assertEquals(
+                "the engine does not play kyotoshogi", noKyoto.result("quit").detail(), noKyoto.render());
     }
 
     @Test
