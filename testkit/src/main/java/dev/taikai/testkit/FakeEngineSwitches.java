@@ -45,7 +45,7 @@ final class FakeEngineSwitches {
             "  --no-nps                 (XBoard) feature nps=0: no node limits",
             "  --reuse-zero             (XBoard) feature reuse=0: a new process for every game",
             "  --no-setup               (XBoard) no setup announcement after variant",
-            "  --wrong-setup            (XBoard) announce a start without gote's pawn",
+            "  --wrong-setup            (XBoard) announce Minishogi's start without sente's pawn (in either variant)",
             "  --refuse-moves           (XBoard) answer every usermove with 'Illegal move'",
             "  --offer-draw             (XBoard) offer a draw before each move",
             "  --false-claim            (XBoard) claim '1-0 {White mates}' instead of moving",
