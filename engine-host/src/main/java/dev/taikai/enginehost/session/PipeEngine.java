@@ -47,13 +47,13 @@ public abstract class PipeEngine implements LocalEngine {
         return startNanos + millis * MILLI;
     }
 
-    /** " (1000 ms allowed + 100 ms overrun margin + 1000 ms margin)" for a stall's detail, or "" without a time. */
+    /** " (1000 ms allowed + 100 ms overrun margin + 1000 ms stall margin)" for a stall's detail, or "" without a time. */
     protected String allowance(SearchLimits limits, Color side) {
         long allowed = limits.allowedMillis(side);
         return allowed >= 0
                 ? " (" + allowed + " ms allowed + "
                         + (limits.graceMillis() > 0 ? limits.graceMillis() + " ms overrun margin + " : "")
-                        + timeouts.moveMarginMillis() + " ms margin)"
+                        + timeouts.moveMarginMillis() + " ms stall margin)"
                 : "";
     }
 

@@ -138,7 +138,8 @@ class EngineCheckTest {
         CheckReport report = check(fake("--stall-after-go"));
         assertEquals(Verdict.FAIL, report.result("go movetime").verdict());
         assertTrue(
-                report.result("go movetime").detail().contains("(200 ms allowed + 1000 ms margin)"), report.render());
+                report.result("go movetime").detail().contains("(200 ms allowed + 1000 ms stall margin)"),
+                report.render());
         assertEquals(Verdict.FAIL, report.result("stop during search").verdict());
         assertEquals(Verdict.SKIP, report.result("clocks").verdict(), "no go answered: clocks cannot be timed");
     }

@@ -290,7 +290,7 @@ class FakeEngineSessionTest {
         long waitedMillis = (System.nanoTime() - started) / 1_000_000;
         assertEquals(EngineFailure.Kind.STALL, failure.kind());
         assertTrue(waitedMillis >= 1100 && waitedMillis < 5000, "waited " + waitedMillis + " ms");
-        assertTrue(failure.detail().contains("(100 ms allowed + 1000 ms margin)"), failure.detail());
+        assertTrue(failure.detail().contains("(100 ms allowed + 1000 ms stall margin)"), failure.detail());
         assertTrue(engine.liveProcesses().isEmpty(), "a stalled engine is killed at once");
         Sessions.closeAndAssertGone(engine);
     }
