@@ -29,6 +29,24 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(value = 300, unit = TimeUnit.SECONDS)
 class RunFoldersTest {
+    /** A match of many quick games, for a test that stops a run part-way. */
+    private static final String[] LONG_MATCH = {
+        "-variant",
+        "minishogi",
+        "-engine",
+        "conf=taikai-1",
+        "-engine",
+        "conf=taikai-2",
+        "-each",
+        "nodes=20",
+        "-rounds",
+        "500",
+        "-maxmoves",
+        "12",
+        "-concurrency",
+        "1"
+    };
+
     private static final String[] QUICK = {"-each", "nodes=20", "-rounds", "1", "-games", "2", "-maxmoves", "12"};
 
     @Test
@@ -220,28 +238,16 @@ class RunFoldersTest {
     @Test
     void anInterruptedRunsPageShowsEveryGameRecorded(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("out");
-        Process run = new ProcessBuilder(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                        "-cp",
-                        System.getProperty("java.class.path"),
-                        "dev.taikai.cli.Taikai",
-                        "run",
-                        "-variant",
-                        "minishogi",
-                        "-out",
-                        out.toString(),
-                        "-engine",
-                        "conf=taikai-1",
-                        "-engine",
-                        "conf=taikai-2",
-                        "-each",
-                        "nodes=20",
-                        "-rounds",
-                        "500",
-                        "-maxmoves",
-                        "12",
-                        "-concurrency",
-                        "1")
+        List<String> command = new ArrayList<>(List.of(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp",
+                System.getProperty("java.class.path"),
+                "dev.taikai.cli.Taikai",
+                "run",
+                "-out",
+                out.toString()));
+        command.addAll(List.of(LONG_MATCH));
+        Process run = new ProcessBuilder(command)
                 .redirectErrorStream(true)
                 .redirectOutput(dir.resolve("output.txt").toFile())
                 .start();
@@ -293,25 +299,9 @@ class RunFoldersTest {
     @Test
     void aRecordsFolderRemovedUnderTheRunIsSaidSo(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("gone");
-        java.util.concurrent.CompletableFuture<CliRun> running =
-                java.util.concurrent.CompletableFuture.supplyAsync(() -> CliRun.of(
-                        "run",
-                        "-variant",
-                        "minishogi",
-                        "-engine",
-                        "conf=taikai-1",
-                        "-engine",
-                        "conf=taikai-2",
-                        "-each",
-                        "nodes=20",
-                        "-rounds",
-                        "500",
-                        "-maxmoves",
-                        "12",
-                        "-concurrency",
-                        "1",
-                        "-out",
-                        out.toString()));
+        java.util.concurrent.CompletableFuture<CliRun> running = java.util.concurrent.CompletableFuture.supplyAsync(
+                () -> CliRun.of(Stream.concat(Stream.of("run", "-out", out.toString()), Stream.of(LONG_MATCH))
+                        .toArray(String[]::new)));
         dev.taikai.testkit.Await.until(Duration.ofSeconds(60), "2 games recorded", () -> journalLines(out) >= 2);
         // removed as rm -rf does; a file the run writes meanwhile is removed on the next try
         dev.taikai.testkit.Await.until(Duration.ofSeconds(30), "the records folder removed", () -> {

@@ -102,7 +102,7 @@ public final class TournamentRegistry {
                     .setStatus(stop.map(s -> status(s.kind())).orElse(Status.STATUS_RUNNING))
                     .setStatusDetail(stop.map(Stop::detail).orElse(""))
                     // a league's rounds come as engines join and leave: its games paired so far
-                    .setPlannedGames(league() ? run.paired() : Math.max(run.paired(), run.gamesExpected()))
+                    .setPlannedGames(league() ? run.paired() : run.gamesExpected())
                     .setPublishedGames(run.handedOut())
                     .setFinishedGames(run.standings().gamesPlayed())
                     .setCreatedUnixMs(created)
