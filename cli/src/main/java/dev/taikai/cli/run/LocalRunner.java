@@ -66,6 +66,8 @@ public final class LocalRunner {
     private final AtomicInteger begun = new AtomicInteger();
     /** The engines a league took out that the run has said so of (those of a resumed run's past, too). */
     private final java.util.Set<String> dropsSaid = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** The league's rounds passed without games that were said (under the run's lock). */
+    private int passesSaid;
 
     private final java.util.concurrent.atomic.AtomicLong movesThisRun = new java.util.concurrent.atomic.AtomicLong();
     private volatile boolean stopping;
@@ -164,6 +166,9 @@ public final class LocalRunner {
                             + "; it goes on and starts that engine again (the games it forfeited stay counted)"));
             Standings standings = run.standings();
             dropsSaid.addAll(run.dropped().keySet()); // said by the run that took them out
+            if (standings.gamesPlayed() > 0) {
+                passesSaid = run.leagueRoundsPassed().size(); // so are the rounds that passed before
+            }
             done.set(standings.gamesPlayed());
             begun.set(standings.gamesPlayed());
             say(String.format(
@@ -176,6 +181,7 @@ public final class LocalRunner {
                     planText(run, done.get()),
                     records.directory()));
             records.note("run " + (done.get() > 0 ? "resumed" : "begins") + ": " + planText(run, done.get()));
+            sayLeagueChanges(run, records);
             if (done.get() > 0 && run.stop().isPresent()) { // a rerun never silently does nothing
                 say(
                         run.gamesLeftToHandOut()
@@ -352,8 +358,8 @@ public final class LocalRunner {
                         if (log != null) {
                             records.writeEngineLog(record.id(), log);
                         }
-                        sayDrops(run, records);
                         report(record, run.standings(), expectedGames(run), started, baseline);
+                        sayLeagueChanges(run, records);
                     }
                     run.notifyAll();
                 }
@@ -378,10 +384,11 @@ public final class LocalRunner {
 
     /**
      * Says each engine a league took out of its pool since the last call (it did not start in its last
-     * games, or cannot be used), on the console and in taikai.log: the final table alone said it, and a
-     * league without an end has none until it is stopped. Call under the run's lock.
+     * games, or cannot be used), and each round that passed without games, on the console and in
+     * taikai.log: the final table alone said the first, nothing the second, and a league without an end
+     * has no final table until it is stopped. Call under the run's lock.
      */
-    private void sayDrops(TournamentRun run, RunRecords records) {
+    private void sayLeagueChanges(TournamentRun run, RunRecords records) {
         run.dropped().forEach((engine, why) -> {
             if (dropsSaid.add(engine)) {
                 String line = "league: engine '" + engine + "' is taken out of the pool: " + why;
@@ -389,6 +396,12 @@ public final class LocalRunner {
                 records.note(line);
             }
         });
+        List<String> passed = run.leagueRoundsPassed();
+        for (; passesSaid < passed.size(); passesSaid++) {
+            String line = "league: " + passed.get(passesSaid);
+            say(line);
+            records.note(line);
+        }
     }
 
     /** Stops the run for good with {@code reason}; the slots end after their games in play. */

@@ -60,6 +60,33 @@ class LocalLeagueTest {
     }
 
     /**
+     * A round with fewer than two engines in the pool, when engines join later, passes without games and
+     * says so: the league stopped after round 1 of 3, exit 0 and without a word, and the engine joining in
+     * round 3 never played.
+     */
+    @Test
+    void aRoundWithTooFewEnginesPassesAndTheLeagueGoesOnToItsJoins(@TempDir Path dir) throws Exception {
+        Files.writeString(
+                dir.resolve("gap.yaml"),
+                "name: gap\nvariant: minishogi\nformat: league\nrounds: 3\ngames: 2\ntime-control: nodes 1\n"
+                        + "adjudication: {move-limit: 12}\noutput: gap\nengines:\n"
+                        + Tournaments.fakeEntry("a", "--seed", "1") + "    until-round: 1\n"
+                        + Tournaments.fakeEntry("b", "--seed", "2")
+                        + Tournaments.fakeEntry("c", "--seed", "3") + "    from-round: 3\n");
+        String passed =
+                "league: round 2 passes without games: fewer than two engines are in the pool (b); more join later";
+        Tournaments.Run run = Tournaments.run(TournamentFile.read(dir.resolve("gap.yaml")), Timeouts.DEFAULT);
+        assertEquals(LocalRunner.Ending.FINISHED, run.ending(), run.progress());
+        assertEquals(1, run.progress().lines().filter(passed::equals).count(), run.progress());
+        assertTrue(Files.readString(dir.resolve("gap").resolve("taikai.log")).contains(passed), "in the log too");
+        assertTrue(run.progress().contains("[4/4] l3-p1-g2 "), "rounds 1 and 3, 2 games each: " + run.progress());
+        assertTrue(run.out().contains("League ratings after 3 rounds "), run.out());
+        Tournaments.Run again = Tournaments.run(TournamentFile.read(dir.resolve("gap.yaml")), Timeouts.DEFAULT);
+        assertTrue(again.progress().contains("nothing is left to play"), again.progress());
+        assertTrue(!again.progress().contains(passed), "said by the run that passed it: " + again.progress());
+    }
+
+    /**
      * An engine that never starts is taken out of a league's pool: the final table alone said so (a league
      * without an end has none until stopped), and its forfeits had no "Started game" line, so the start
      * lines' numbers ran behind the results'.

@@ -166,6 +166,19 @@ public final class League {
     }
 
     /**
+     * Counts a round that has no games: fewer than two engines are in the pool, and engines are to join
+     * in a later round (the owner knows). The next round is paired after it, as after any other.
+     *
+     * @throws IllegalStateException when the pool could pair or games are outstanding
+     */
+    public void passRound() {
+        if (pool.size() >= 2 || !outstanding.isEmpty()) {
+            throw new IllegalStateException("a round passes without games only when fewer than two engines can play");
+        }
+        round++;
+    }
+
+    /**
      * The cost of pairing two engines that are compared already (through the games so far) while the pool
      * is in more than one such group: more than any rating gap, so that a round links the groups first.
      */

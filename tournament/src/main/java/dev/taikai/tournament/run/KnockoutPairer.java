@@ -223,13 +223,14 @@ final class KnockoutPairer implements Pairer {
         match.counted++;
     }
 
-    /** The tiebreak pairs' games paired so far: the spec counts each match's pairing games only. */
+    /** The spec's games and the tiebreak pairs' games paired so far: the spec counts each match's pairing games only. */
     @Override
-    public int gamesBeyondTheSpec() {
-        return rounds.stream()
-                .flatMap(List::stream)
-                .mapToInt(match -> 2 * match.tiebreakPairs)
-                .sum();
+    public int gamesExpected(int fromTheSpec) {
+        return fromTheSpec
+                + rounds.stream()
+                        .flatMap(List::stream)
+                        .mapToInt(match -> 2 * match.tiebreakPairs)
+                        .sum();
     }
 
     @Override

@@ -30,11 +30,15 @@ final class LeaguePairer implements Pairer {
     private final List<LeagueChange> changes = new ArrayList<>();
 
     private final Map<String, String> dropped = new LinkedHashMap<>();
+    private final List<String> passed = new ArrayList<>();
     /** The changes applied to the pool so far (by identity: each entry of the two lists once). */
     private final Set<LeagueChange> applied = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
     /** Game pairs handed out in earlier rounds: the next round's first opening (Schedule.leagueGame). */
     private int pairsOpened;
+
+    /** Games handed out in every round so far. */
+    private int gamesPaired;
 
     LeaguePairer(TournamentSpec spec, League.Settings settings) {
         this.spec = spec;
@@ -151,32 +155,103 @@ final class LeaguePairer implements Pairer {
         }
     }
 
+    /**
+     * The next round's games once the round before is complete. A round in which fewer than two engines
+     * are in the pool while engines are to join later passes without games (said in {@link #passed()}),
+     * so that the later rounds come; without joins to come it is not counted, and the league waits for a
+     * join (a cluster) or ends ({@link #cannotPairAgain()}).
+     */
     @Override
     public List<GameAssignment> next() {
-        if (league.outstanding() > 0 || (spec.rounds() > 0 && league.rounds() >= spec.rounds())) {
-            return List.of();
-        }
-        int round = league.rounds() + 1;
-        for (LeagueChange change : pending(round)) {
-            applied.add(change);
-            if (change.leave()) {
-                league.leave(change.name());
-            } else {
-                entrants.put(change.name(), change.entrant());
-                league.join(change.name());
+        while (league.outstanding() == 0 && (spec.rounds() == 0 || league.rounds() < spec.rounds())) {
+            int round = league.rounds() + 1;
+            for (LeagueChange change : pending(round)) {
+                applied.add(change);
+                if (change.leave()) {
+                    league.leave(change.name());
+                } else {
+                    entrants.put(change.name(), change.entrant());
+                    league.join(change.name());
+                }
             }
+            List<League.Game> paired = league.nextRound();
+            if (!paired.isEmpty()) {
+                return assignments(paired);
+            }
+            if (!joinsToCome()) {
+                break;
+            }
+            passed.add("round " + round + " passes without games: fewer than two engines are in the pool"
+                    + (league.pool().isEmpty() ? "" : " (" + String.join(", ", league.pool()) + ")")
+                    + "; more join later");
+            league.passRound();
         }
+        return List.of();
+    }
+
+    private List<GameAssignment> assignments(List<League.Game> paired) {
         List<GameAssignment> games = new ArrayList<>();
         int perPairing = Schedule.pairsOf(league.settings().gamesPerPairing());
         int pairings = 0;
-        for (League.Game game : league.nextRound()) {
+        for (League.Game game : paired) {
             int openingPair = Schedule.openingPair(pairsOpened, game.pairing() - 1, perPairing, game.game());
             games.add(Schedule.leagueGame(
                     spec, game, entrants.get(game.sente()), entrants.get(game.gote()), openingPair));
             pairings = Math.max(pairings, game.pairing());
         }
         pairsOpened += pairings * perPairing;
+        gamesPaired += games.size();
         return games;
+    }
+
+    /**
+     * The games paired so far and those of the rounds to come, each paired from the pool as it is now with
+     * the joins and leaves logged for it (an engine taken out plays no more); the spec's count for a
+     * league without an end (0).
+     */
+    @Override
+    public int gamesExpected(int fromTheSpec) {
+        if (spec.rounds() == 0) {
+            return fromTheSpec;
+        }
+        Set<String> pool = new LinkedHashSet<>(league.pool());
+        List<LeagueChange> pending = pending(Integer.MAX_VALUE);
+        java.util.TreeSet<Integer> starts = new java.util.TreeSet<>(List.of(league.rounds() + 1));
+        pending.forEach(change -> starts.add(Math.max(change.beforeRound(), league.rounds() + 1)));
+        long games = gamesPaired;
+        for (int first : starts) {
+            if (first > spec.rounds()) {
+                break;
+            }
+            for (LeagueChange change : pending) { // in the order next() applies them
+                if (change.beforeRound() <= first) {
+                    if (change.leave()) {
+                        pool.remove(change.name());
+                    } else {
+                        pool.add(change.name());
+                    }
+                }
+            }
+            pending.removeIf(change -> change.beforeRound() <= first);
+            Integer next = starts.higher(first);
+            int last = next == null ? spec.rounds() : Math.min(spec.rounds(), next - 1);
+            games += (long) (last - first + 1)
+                    * (pool.size() / 2)
+                    * league.settings().gamesPerPairing();
+        }
+        return (int) Math.min(games, Integer.MAX_VALUE);
+    }
+
+    /** True when an engine is to join in a round not paired yet. */
+    private boolean joinsToCome() {
+        return java.util.stream.Stream.of(scheduled, changes)
+                .flatMap(List::stream)
+                .anyMatch(change -> !applied.contains(change) && !change.leave());
+    }
+
+    /** The rounds that passed without games, each said as a line, in order. */
+    List<String> passed() {
+        return java.util.Collections.unmodifiableList(passed);
     }
 
     @Override
@@ -194,12 +269,9 @@ final class LeaguePairer implements Pairer {
      * are left in the pool. Empty while a round is in play, after the last round, or when one can pair.
      */
     Optional<String> cannotPairAgain() {
-        boolean joinsToCome = java.util.stream.Stream.of(scheduled, changes)
-                .flatMap(List::stream)
-                .anyMatch(change -> !applied.contains(change) && !change.leave());
         if (league.outstanding() > 0
                 || complete()
-                || joinsToCome
+                || joinsToCome()
                 || league.pool().size() >= 2) {
             return Optional.empty();
         }

@@ -30,9 +30,13 @@ interface Pairer {
     /** The entrant under {@code name}: the spec's, or one that joined a league. */
     Entrant entrant(String name);
 
-    /** Games paired beyond those the spec counts on ({@code TournamentSpec.gamesExpected}): a knockout's tiebreaks. */
-    default int gamesBeyondTheSpec() {
-        return 0;
+    /**
+     * The games the run will have played when it ends, as far as known now, given what the spec counts on
+     * ({@code TournamentSpec.gamesExpected}, not 0): that by default; a knockout adds the tiebreaks paired so
+     * far, a league counts its rounds to come from the pool as it is now (an engine taken out plays none).
+     */
+    default int gamesExpected(int fromTheSpec) {
+        return fromTheSpec;
     }
 
     /** Lines the format adds to a run's report (a Swiss table, a bracket); none by default. */

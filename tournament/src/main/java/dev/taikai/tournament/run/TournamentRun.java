@@ -253,7 +253,7 @@ public final class TournamentRun {
      */
     public int gamesExpected() {
         int expected = spec.gamesExpected();
-        return expected == 0 ? 0 : Math.max(paired.size(), expected + pairer.gamesBeyondTheSpec());
+        return expected == 0 ? 0 : Math.max(paired.size(), pairer.gamesExpected(expected));
     }
 
     /** Games paired so far: a fixed plan's every game, a league's rounds up to now. */
@@ -421,6 +421,11 @@ public final class TournamentRun {
     /** The engines a league took out because they could not start, with why; empty for other formats. */
     public Map<String, String> dropped() {
         return league == null ? Map.of() : league.dropped();
+    }
+
+    /** A league's rounds that passed without games (too few engines until later joins), a line each, in order. */
+    public List<String> leagueRoundsPassed() {
+        return league == null ? List.of() : league.passed();
     }
 
     /** A league's joins and leaves so far, in order; empty for other formats. */

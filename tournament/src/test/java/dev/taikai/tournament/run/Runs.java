@@ -32,6 +32,16 @@ public final class Runs {
         for (int i = 0; i < engines; i++) {
             entrants.add(new Entrant("e" + i, "fake", TC));
         }
+        return spec(format, entrants, rounds, games, concurrency, sprt);
+    }
+
+    /** An entrant {@code name} of the league's rounds {@code from} to {@code until} (0: the end). */
+    static Entrant inRounds(String name, int from, int until) {
+        return new Entrant(name, "fake", java.util.Map.of(), TC, null, new Entrant.Rounds(from, until));
+    }
+
+    static TournamentSpec spec(
+            Format format, List<Entrant> entrants, int rounds, int games, int concurrency, Sprt sprt) {
         return new TournamentSpec(
                 "t",
                 Variant.MINISHOGI,

@@ -210,6 +210,51 @@ class TournamentRunTest {
     }
 
     /**
+     * A round in which fewer than two engines are in the pool passes without games when engines join
+     * later, and says so: the league reached round 3, with its join, instead of stopping after round 1
+     * (on one machine: exit 0, one round of three played, nothing said).
+     */
+    @Test
+    void aRoundWithTooFewEnginesPassesWithoutGamesWhenEnginesJoinLater() {
+        TournamentRun run = new TournamentRun(Runs.spec(
+                        Format.LEAGUE,
+                        List.of(Runs.inRounds("e0", 1, 1), Runs.inRounds("e1", 1, 0), Runs.inRounds("e2", 3, 0)),
+                        3,
+                        1,
+                        16,
+                        null))
+                .closedPool();
+        assertEquals(2, run.gamesExpected(), "round 1's game and round 3's");
+        List<GameAssignment> round1 = run.handOut();
+        assertEquals(List.of("l1-p1-g1"), ids(round1));
+        run.count(Runs.record(round1.get(0), Result.DRAW));
+        assertEquals(
+                List.of("round 2 passes without games: fewer than two engines are in the pool (e1); more join later"),
+                run.leagueRoundsPassed());
+        List<GameAssignment> round3 = run.handOut();
+        assertEquals(List.of("l3-p1-g1"), ids(round3));
+        assertEquals(3, run.leagueRounds());
+        run.count(Runs.record(round3.get(0), Result.DRAW));
+        assertEquals(
+                new Stop(Stop.Kind.FINISHED, "all 3 rounds played"), run.stop().orElseThrow());
+        assertEquals(2, run.standings().gamesPlayed());
+    }
+
+    /** The games a league expects count its rounds to come from the pool as it is: an engine taken out plays none. */
+    @Test
+    void aLeaguesExpectedGamesLeaveOutAnEngineTakenOut() {
+        TournamentRun league = new TournamentRun(Runs.spec(Format.LEAGUE, 4, 6, 2, 16, null));
+        assertEquals(6 * 2 * 2, league.gamesExpected());
+        countRoundLostByE3(league, Runs::didNotStart);
+        countRoundLostByE3(league, Runs::didNotStart); // e3's 4th start failed: it is out from round 3
+        assertFalse(
+                league.league().orElseThrow().pool().contains("e3"),
+                league.dropped().toString());
+        // 2 rounds of 4 games played, 4 to come of three engines: one pairing of 2 games each
+        assertEquals(2 * 4 + 4 * 2, league.gamesExpected());
+    }
+
+    /**
      * A run rebuilt from the same changes and records, counted in another order within each round,
      * reaches the same pairings, standings and stop; and a scheduler that had handed out games before does
      * not hand them out again, also in rounds paired again only later.
