@@ -1,11 +1,11 @@
 package dev.taikai.cli;
 
+import dev.taikai.rules.Game;
 import dev.taikai.rules.InvalidSfenException;
 import dev.taikai.rules.MoveException;
 import dev.taikai.rules.Notation;
 import dev.taikai.rules.Position;
 import dev.taikai.rules.Sfen;
-import dev.taikai.rules.Usi;
 import dev.taikai.rules.Variant;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -43,18 +43,25 @@ final class GameArguments {
         }
     }
 
-    /** The position after {@code moves}; every move must be legal in turn. */
+    /**
+     * The position after {@code moves}: every move must be legal in turn, and none may follow the end of
+     * the game (a checkmate, or a repetition that ends it), as {@code positions} refuses it.
+     */
     static Position play(Position start, List<String> moves) {
-        Position position = start;
+        Game game = new Game(start);
         int index = 1;
         for (String text : moves) {
+            if (game.isOver()) {
+                throw new ExitCodes.UsageException("move " + index + " '" + text + "' comes after the game ended ("
+                        + game.outcome().get().detail() + ")");
+            }
             try {
-                position = position.play(Usi.parse(position, text));
+                game.play(text);
             } catch (MoveException e) {
                 throw new ExitCodes.UsageException("move " + index + ": " + e.getMessage());
             }
             index++;
         }
-        return position;
+        return game.position();
     }
 }

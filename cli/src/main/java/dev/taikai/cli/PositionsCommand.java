@@ -46,7 +46,9 @@ final class PositionsCommand implements Callable<Integer> {
     @Option(
             names = "--perft",
             paramLabel = "N",
-            description = "also count perft to depth N from each final position (0 to 6)")
+            description = "also count perft to depth N from each final position (0 to 6); as RULES.md counts"
+                    + " perft, the position's moves whatever ended the game (a repetition leaves legal empty,"
+                    + " not the count)")
     private Integer perftDepth;
 
     @Option(

@@ -71,6 +71,8 @@ class PerftCommandTest {
                 "perft minishogi 3 --sfen rbsgk/4p/5/P4 | invalid Minishogi SFEN",
                 "perft minishogi 3 --moves 5e5f | move 1: not a USI move: '5e5f'",
                 "perft minishogi 3 --moves 5d5c 5c5b | move 2: illegal move 5c5b: the piece on 5c is not gote's",
+                "perft minishogi 1 --moves 4e4d 2a2b 4d4e 2b2a 4e4d 2a2b 4d4e 2b2a 4e4d 2a2b 4d4e 2b2a 4e4d"
+                        + " | move 13 '4e4d' comes after the game ended (fourth occurrence of the position",
                 "perft minishogi 3 --notation kif | unknown notation 'kif'",
                 "perft minishogi | Missing required parameter: 'DEPTH'",
                 "perft minishogi 2 --moves --divide | --moves needs at least one USI move",
