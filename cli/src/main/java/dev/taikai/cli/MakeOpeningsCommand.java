@@ -108,7 +108,12 @@ final class MakeOpeningsCommand implements Callable<Integer> {
         // no one reads warnings here: an option the engine does not list is refused
         StartResult started = LocalEngine.refusingUnlistedOptions(Engines.start(engineSpec, variant, Timeouts.DEFAULT));
         if (!(started instanceof LocalEngine usi)) {
-            throw new ExitCodes.UsageException("cannot start " + engine + ": " + started);
+            // the engine's failure, not the command line's: exit 1, as taikai run and engine-check give
+            throw new ExitCodes.WorkFailed(
+                    started instanceof EngineFailure failure && failure.kind() == EngineFailure.Kind.START_FAILED
+                            ? failure.toString().replaceFirst("^start failed: ", "") // it names the engine
+                            : "cannot start " + engine + ": " + started,
+                    null);
         }
         List<Candidate> kept = new ArrayList<>();
         String sfen = Position.start(variant).toSfen();

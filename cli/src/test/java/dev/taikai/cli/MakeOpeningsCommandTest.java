@@ -28,6 +28,16 @@ class MakeOpeningsCommandTest {
         assertEquals("", run.out());
     }
 
+    /** An engine that cannot start is the engine's failure, exit 1 as in run and engine-check (it was 2, bad usage). */
+    @org.junit.jupiter.api.Test
+    void anEngineThatCannotStartIsExitCodeOne() {
+        CliRun run = CliRun.of("make-openings", "--variant", "minishogi", "--engine", "/nonexistent/engine");
+        assertEquals(1, run.exitCode(), run.err());
+        assertTrue(run.err().contains("engine program /nonexistent/engine does not exist"), run.err());
+        assertFalse(run.err().contains("Exception"), run.err());
+        assertEquals("", run.out());
+    }
+
     /**
      * An engine that fails during the evaluations: the command printed a suite of the positions scored
      * before, whose header said every position had been evaluated, and exited 0.
