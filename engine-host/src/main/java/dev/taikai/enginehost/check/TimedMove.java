@@ -19,6 +19,29 @@ final class TimedMove {
 
     private TimedMove() {}
 
+    /** An engine whose last report counts more than this many times the nodes asked does not keep node limits. */
+    static final int NODES_TOLERANCE = 2;
+
+    /**
+     * Why a move at a node limit was searched far past it, by the engine's own last report of its nodes
+     * (Sjaak II's count runs 12 to 20 times past an {@code nps} limit); empty within {@link
+     * #NODES_TOLERANCE} times the limit, for other limits, and when the engine reported no nodes.
+     */
+    static Optional<String> nodesOverLimit(BestMove best, SearchLimits limits) {
+        if (limits.form() != SearchLimits.Form.NODES
+                || best.info() == null
+                || best.info().nodes() <= NODES_TOLERANCE * limits.nodes()) {
+            return Optional.empty();
+        }
+        return Optional.of(String.format(
+                Locale.ROOT,
+                "it reported %d nodes for a limit of %d (%.1f times): it does not keep node limits, so a"
+                        + " tournament at a node limit plays it stronger than asked",
+                best.info().nodes(),
+                limits.nodes(),
+                best.info().nodes() / (double) limits.nodes()));
+    }
+
     /**
      * The result of check {@code name}: {@code asked} says what was sent and what came back ("'go movetime
      * 200' -> bestmove"), {@code illegal} why the move is not legal from the start, if it is not.
@@ -33,7 +56,9 @@ final class TimedMove {
             return new CheckReport.Result(name, Verdict.FAIL, detail + ": " + illegal.get(), true);
         }
         if (allowed < 0 || tookMillis <= allowed) {
-            return new CheckReport.Result(name, Verdict.PASS, detail, true);
+            return nodesOverLimit(best, limits)
+                    .map(over -> new CheckReport.Result(name, Verdict.WARN, detail + ": " + over, true))
+                    .orElse(new CheckReport.Result(name, Verdict.PASS, detail, true));
         }
         long margin = DefaultMargin.of(limits, Color.SENTE);
         long overrunNanos = best.engineNanos() - allowed * MILLI;

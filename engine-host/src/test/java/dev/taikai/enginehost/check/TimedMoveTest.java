@@ -43,4 +43,24 @@ class TimedMoveTest {
         assertEquals(Verdict.FAIL, movetime200(400, 0).verdict());
         assertEquals(Verdict.PASS, movetime200(199, 0).verdict());
     }
+
+    /** A move at a node limit that the engine's own report puts far past it is a warning, with the count. */
+    @Test
+    void aNodeCountFarPastTheLimitIsAWarning() {
+        for (long nodes : new long[] {900, 2000, 9344}) {
+            var info = new dev.taikai.enginehost.session.SearchInfo(
+                    5, -1, 30, nodes, -1, -1, null, java.util.List.of(), null);
+            BestMove best = new BestMove("2e3d", null, 0, 30 * MS, info, 1, 0);
+            CheckReport.Result result =
+                    TimedMove.judge("nps", "'nps 1000,st 1' ->", best, SearchLimits.nodes(1000), Optional.empty());
+            if (nodes <= 2000) {
+                assertEquals(Verdict.PASS, result.verdict(), result.detail());
+            } else {
+                assertEquals(Verdict.WARN, result.verdict(), result.detail());
+                assertTrue(
+                        result.detail().contains(": it reported 9344 nodes for a limit of 1000 (9.3 times)"),
+                        result.detail());
+            }
+        }
+    }
 }

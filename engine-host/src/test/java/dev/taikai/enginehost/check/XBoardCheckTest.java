@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.taikai.enginehost.catalog.Catalog;
 import dev.taikai.enginehost.catalog.EngineSpec;
 import dev.taikai.enginehost.catalog.Protocol;
+import dev.taikai.enginehost.check.CheckReport.Verdict;
 import dev.taikai.enginehost.session.Timeouts;
 import dev.taikai.rules.Variant;
 import dev.taikai.testkit.FakeEngines;
@@ -37,6 +38,15 @@ class XBoardCheckTest {
         }
         CheckReport sjaak = EngineCheck.run(builtIn.engine("sjaakii").orElseThrow(), Variant.MINISHOGI, QUICK, r -> {});
         assertTrue(sjaak.passed(), sjaak.render());
+        // its node count runs many times past 'nps 1000': said, where the check passed it silently
+        assertEquals(Verdict.WARN, sjaak.result("nps").verdict(), sjaak.render());
+        assertTrue(
+                sjaak.result("nps").detail().contains("nodes for a limit of 1000 (")
+                        && sjaak.result("nps")
+                                .detail()
+                                .endsWith("it does not keep node limits, so a tournament"
+                                        + " at a node limit plays it stronger than asked"),
+                sjaak.render());
         CheckReport noKyoto =
                 EngineCheck.run(builtIn.engine("sjaakii").orElseThrow(), Variant.KYOTOSHOGI, QUICK, r -> {});
         assertFalse(noKyoto.passed());
