@@ -67,11 +67,20 @@ public final class Gate {
         return new Gate(Tokens.read(java.nio.file.Path.of(tokensFile)));
     }
 
+    /** True when access control is on and the tokens file lists no token: a likely mistake, worth a warning. */
+    public boolean noTokens() {
+        return tokens != null && tokens.size() == 0;
+    }
+
     /** A one-line description for the startup log. */
     public String describe() {
         return tokens == null
                 ? "access control is OFF (taikai.auth.disabled=true): anyone who reaches this service can use it"
-                : "access control: " + tokens.size() + " tokens; health checks open, everything else needs a token";
+                : tokens.size() == 0
+                        ? "access control: the tokens file lists no token, so everything but the health checks is"
+                                + " refused until one is added (./taikai token)"
+                        : "access control: " + tokens.size()
+                                + " tokens; health checks open, everything else needs a token";
     }
 
     private final Tokens tokens;

@@ -18,8 +18,10 @@ import java.util.Optional;
 /**
  * Bearer tokens and who holds them, read from a tokens file that stores only their SHA-256 hashes, one
  * per line: {@code sha256:<64 hex digits> <role> <name>}; {@code #} starts a comment. Removing a line
- * revokes its token: the file is read again when it changes (checked at most twice a second), and a file
- * that has become unreadable keeps the tokens it last had while the error is reported.
+ * revokes its token: the file is read again when it changes (checked at most twice a second). A changed
+ * file with lines that do not read puts its other lines in force and reports the bad ones (a typo made
+ * while revoking a token never keeps the revoked one); a file that cannot be read at all (gone, or over
+ * {@link #MAX_BYTES}) keeps the tokens it last had while the error is reported.
  */
 public final class Tokens {
     private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger(Tokens.class.getName());
@@ -32,6 +34,9 @@ public final class Tokens {
     }
 
     private static final long CHECK_EVERY_NANOS = 500_000_000L;
+    /** A tokens file is read whole on every change; some 40,000 tokens fit. */
+    static final long MAX_BYTES = 4L << 20;
+
     private static final SecureRandom RANDOM = new SecureRandom();
 
     private final Path file;
@@ -55,14 +60,29 @@ public final class Tokens {
         this.checkedAt = System.nanoTime();
     }
 
-    /** Reads {@code file}; later changes to it are picked up by {@link #authenticate}. */
+    /** Reads {@code file}, refusing it whole for any line that does not read; later changes are picked up by {@link #authenticate}. */
     public static Tokens read(Path file) throws Invalid {
         try {
             Stamp stamp = Stamp.of(file);
-            return new Tokens(file, parse(file, Files.readAllLines(file, StandardCharsets.UTF_8)), stamp);
+            return new Tokens(file, parse(file, lines(file)), stamp);
         } catch (IOException e) {
-            throw new Invalid("cannot read the tokens file " + file + ": " + e.getMessage());
+            throw new Invalid(unreadable(file, e));
         }
+    }
+
+    private static List<String> lines(Path file) throws IOException {
+        long size = Files.size(file);
+        if (size > MAX_BYTES) {
+            throw new IOException("it is " + size + " bytes, over the " + MAX_BYTES + " a tokens file may have");
+        }
+        return Files.readAllLines(file, StandardCharsets.UTF_8);
+    }
+
+    private static String unreadable(Path file, IOException e) {
+        String why = e instanceof java.nio.file.NoSuchFileException
+                ? "there is no such file"
+                : e instanceof java.nio.file.AccessDeniedException ? "permission denied" : e.getMessage();
+        return "cannot read the tokens file " + file + ": " + why;
     }
 
     /** The caller a bearer token belongs to, if it is one of the file's. */
@@ -95,27 +115,47 @@ public final class Tokens {
             return;
         }
         checkedAt = now;
+        String found;
         try {
             Stamp stamp = Stamp.of(file);
-            if (!stamp.equals(readAt)) {
-                byHash = parse(file, Files.readAllLines(file, StandardCharsets.UTF_8));
-                readAt = stamp;
-                if (problem != null) {
-                    LOG.info("the tokens file " + file + " reads again: " + byHash.size() + " tokens in force");
-                }
-                problem = null;
+            if (stamp.equals(readAt)) {
+                return;
             }
-        } catch (IOException | Invalid e) {
-            String found = e instanceof Invalid ? e.getMessage() : "cannot read the tokens file " + file + ": " + e;
-            if (!found.equals(problem)) { // once a problem, not once a check
-                LOG.warning(found + "; the " + byHash.size() + " tokens read before stay in force");
-            }
-            problem = found;
+            Parsed parsed = parseLines(file, lines(file));
+            byHash = parsed.callers();
+            readAt = stamp;
+            found = parsed.problems().isEmpty()
+                    ? null
+                    : String.join("; ", parsed.problems()) + "; "
+                            + (parsed.problems().size() == 1 ? "that line is" : "those lines are")
+                            + " skipped (a token on it is refused), the " + byHash.size() + " tokens of the other"
+                            + " lines are in force";
+        } catch (IOException e) {
+            found = unreadable(file, e) + "; the " + byHash.size() + " tokens read before stay in force";
         }
+        if (found == null && problem != null) {
+            LOG.info("the tokens file " + file + " reads again: " + byHash.size() + " tokens in force");
+        } else if (found != null && !found.equals(problem)) { // once a problem, not once a check
+            LOG.warning(found);
+        }
+        problem = found;
     }
 
+    /** The tokens of the lines that read, and what is wrong with each line that does not (never the line itself). */
+    private record Parsed(Map<String, Caller> callers, List<String> problems) {}
+
+    /** The file's tokens; any line that does not read refuses the file, naming the file and that line. */
     static Map<String, Caller> parse(Path file, List<String> lines) throws Invalid {
+        Parsed parsed = parseLines(file, lines);
+        if (!parsed.problems().isEmpty()) {
+            throw new Invalid(parsed.problems().get(0));
+        }
+        return parsed.callers();
+    }
+
+    private static Parsed parseLines(Path file, List<String> lines) {
         Map<String, Caller> callers = new HashMap<>();
+        List<String> problems = new java.util.ArrayList<>();
         for (int i = 0; i < lines.size(); i++) {
             String line = lines.get(i).strip();
             if (line.isEmpty() || line.startsWith("#")) {
@@ -123,21 +163,20 @@ public final class Tokens {
             }
             String where = file + ":" + (i + 1) + ": ";
             String[] words = line.split("\\s+");
+            String hash = words.length == 3 ? words[0].replaceFirst("^sha256:", "") : null;
+            Optional<Role> role = words.length == 3 ? Role.byId(words[1]) : Optional.empty();
             if (words.length != 3) {
-                throw new Invalid(where + "expected 'sha256:<hash> <role> <name>', found " + words.length + " words");
-            }
-            if (!words[0].matches("sha256:[0-9a-f]{64}")) {
-                throw new Invalid(where + "the hash must be 'sha256:' and 64 lowercase hex digits (never the token)");
-            }
-            Role role = Role.byId(words[1])
-                    .orElseThrow(() ->
-                            new Invalid(where + "unknown role '" + words[1] + "' (admin, referee, worker, viewer)"));
-            String hash = words[0].substring("sha256:".length());
-            if (callers.put(hash, new Caller(words[2], role)) != null) {
-                throw new Invalid(where + "the same token is listed twice");
+                problems.add(where + "expected 'sha256:<hash> <role> <name>', found " + words.length + " words");
+            } else if (!words[0].matches("sha256:[0-9a-f]{64}")) {
+                problems.add(where + "the hash must be 'sha256:' and 64 lowercase hex digits (never the token)");
+            } else if (role.isEmpty()) {
+                // the word is not quoted: a token pasted there would be logged
+                problems.add(where + "the second word is not a role (admin, referee, worker, viewer)");
+            } else if (callers.putIfAbsent(hash, new Caller(words[2], role.get())) != null) {
+                problems.add(where + "the same token is listed twice");
             }
         }
-        return Map.copyOf(callers);
+        return new Parsed(Map.copyOf(callers), List.copyOf(problems));
     }
 
     /** The hex SHA-256 of a token, as the tokens file stores it. */

@@ -58,16 +58,19 @@ class TokensTest {
                 "same time, other size: read again",
                 () -> tokens.authenticate(viewer).isPresent());
 
-        Files.writeString(file, "garbage\n");
+        // the viewer's line removed, and a typo on a line added: the revoked token was kept with all the others
+        Files.write(file, List.of(Tokens.line(admin, Role.ADMIN, "alice"), "sha256:zz admin bob"));
         Files.setLastModifiedTime(file, FileTime.fromMillis(System.currentTimeMillis() + 10000));
-        // the problem is reported only once the broken file has been read: from then on it is in force
-        Await.until(REREAD, "the broken file read and reported", () -> {
+        Await.until(REREAD, "the file with a bad line read and reported", () -> {
             tokens.authenticate(admin);
             return tokens.problem() != null;
         });
-        assertTrue(tokens.authenticate(admin).isPresent(), "a broken file keeps the tokens last read");
-        assertTrue(tokens.authenticate(viewer).isPresent(), "a broken file keeps the tokens last read");
-        assertTrue(tokens.problem().contains(file + ":1:"), tokens.problem());
+        assertTrue(tokens.authenticate(viewer).isEmpty(), "revoked, bad line or not");
+        assertTrue(tokens.authenticate(admin).isPresent(), "the lines that read are in force");
+        assertEquals(
+                file + ":2: the hash must be 'sha256:' and 64 lowercase hex digits (never the token); that line is"
+                        + " skipped (a token on it is refused), the 1 tokens of the other lines are in force",
+                tokens.problem());
     }
 
     /** An operator sees a tokens file that no longer reads in the log, once, and again when it reads. */
@@ -137,7 +140,30 @@ class TokensTest {
             assertFalse(e.getMessage().contains("s3cr3t"), "the message never repeats a line: " + e.getMessage());
         }
         var missing = assertThrows(Tokens.Invalid.class, () -> Tokens.read(dir.resolve("none")));
-        assertTrue(missing.getMessage().contains("cannot read the tokens file"), missing.getMessage());
+        assertEquals(
+                "cannot read the tokens file " + dir.resolve("none") + ": there is no such file", missing.getMessage());
+        Files.write(file, List.of(good, good.replace(" admin ", " pasted-token ")));
+        var role = assertThrows(Tokens.Invalid.class, () -> Tokens.read(file));
+        assertFalse(role.getMessage().contains("pasted-token"), "the second word is not quoted: " + role.getMessage());
+        try (var big = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.WRITE)) {
+            big.write(java.nio.ByteBuffer.wrap(new byte[] {'#'}), Tokens.MAX_BYTES); // a file one byte too long
+        }
+        var huge = assertThrows(Tokens.Invalid.class, () -> Tokens.read(file));
+        assertTrue(
+                huge.getMessage().endsWith(" bytes, over the " + Tokens.MAX_BYTES + " a tokens file may have"),
+                huge.getMessage());
+    }
+
+    /** A tokens file without a token started the service with "0 tokens" among the info lines: it refuses everyone. */
+    @Test
+    void aGateWithoutATokenSaysItRefusesEveryone() throws Exception {
+        Path file = dir.resolve("tokens");
+        Files.write(file, List.of("# no token yet"));
+        Gate gate = Gate.configured(file.toString(), false);
+        assertTrue(gate.noTokens());
+        assertTrue(
+                gate.describe().contains("lists no token, so everything but the health checks is refused"),
+                gate.describe());
     }
 
     @Test

@@ -66,7 +66,7 @@ public class AccessControl {
         if (publicDashboard) {
             LOG.warn("the dashboard is public (taikai.dashboard.public=true): anyone may read the tournaments");
         }
-        if (gate.enforcing()) {
+        if (gate.enforcing() && !gate.noTokens()) {
             LOG.info(gate.describe());
         } else {
             LOG.warn(gate.describe());
