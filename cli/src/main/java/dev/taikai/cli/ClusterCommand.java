@@ -84,9 +84,16 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
         Path dir = Path.of(".taikai-cluster");
 
         LocalCluster recorded() throws IOException {
-            return LocalCluster.recorded(dir)
-                    .orElseThrow(() -> new ExitCodes.UsageException("no cluster recorded in " + dir
-                            + "; start one with '" + Launcher.command() + " cluster up" + dirOption(dir) + "'"));
+            try {
+                return LocalCluster.recorded(dir)
+                        .orElseThrow(() -> new ExitCodes.UsageException("no cluster recorded in " + dir
+                                + "; start one with '" + Launcher.command() + " cluster up" + dirOption(dir) + "'"));
+            } catch (LocalCluster.UnreadableRecord e) {
+                throw new ExitCodes.WorkFailed(
+                        e.getMessage() + "; '" + Launcher.command() + " cluster down" + dirOption(dir)
+                                + "' finds the processes it started by their command lines and stops them",
+                        e);
+            }
         }
     }
 
@@ -707,10 +714,35 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
                 spec.commandLine().getOut().println("No cluster runs in " + dir + "; nothing to stop.");
                 return 0;
             }
-            LocalCluster cluster = recorded();
+            LocalCluster cluster;
+            try {
+                // stopping needs no certificates: a TLS cluster whose CA is gone stops too
+                cluster = LocalCluster.recorded(dir, false).orElseThrow();
+            } catch (LocalCluster.UnreadableRecord e) {
+                return stopWithoutRecord(e);
+            }
             cluster.stop(Duration.ofSeconds(40));
             Files.deleteIfExists(dir.resolve("catalog.path"));
             spec.commandLine().getOut().println("Cluster in " + dir + " stopped.");
+            return 0;
+        }
+
+        /** A record that does not read: the members are found by their command lines instead, and stopped. */
+        private int stopWithoutRecord(LocalCluster.UnreadableRecord unreadable) throws Exception {
+            var out = spec.commandLine().getOut();
+            List<ProcessHandle> found = LocalCluster.startedFrom(dir);
+            out.println(unreadable.getMessage() + "; stopping the " + found.size()
+                    + (found.size() == 1 ? " process" : " processes") + " whose command line names a file in " + dir
+                    + (found.isEmpty()
+                            ? ""
+                            : " (pids "
+                                    + found.stream()
+                                            .map(p -> Long.toString(p.pid()))
+                                            .collect(java.util.stream.Collectors.joining(", "))
+                                    + ")"));
+            LocalCluster.stopStartedFrom(dir, found, Duration.ofSeconds(40));
+            Files.deleteIfExists(dir.resolve("catalog.path"));
+            out.println("Cluster in " + dir + " stopped; its record is removed.");
             return 0;
         }
     }

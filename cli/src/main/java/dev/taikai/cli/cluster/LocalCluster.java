@@ -668,22 +668,57 @@ public final class LocalCluster {
         return Files.exists(directory.resolve(STATE));
     }
 
-    /** The cluster recorded in {@code directory}, if there is one. */
+    /** A cluster record that does not read: the message names the file and what is wrong with it. */
+    public static final class UnreadableRecord extends IOException {
+        private static final long serialVersionUID = 1L;
+
+        UnreadableRecord(Path file, String why) {
+            super("the cluster record " + file + " does not read: " + why);
+        }
+    }
+
+    /** The cluster recorded in {@code directory}, if there is one, with its certificates when it runs TLS. */
     public static Optional<LocalCluster> recorded(Path directory) throws IOException {
+        return recorded(directory, true);
+    }
+
+    /**
+     * The cluster recorded in {@code directory}, if there is one; {@code certificates}: a TLS cluster's
+     * certificates are read too, and their absence is an error (stopping the processes needs none).
+     *
+     * @throws UnreadableRecord when {@code cluster.json} is not the record {@link #save} writes
+     */
+    public static Optional<LocalCluster> recorded(Path directory, boolean certificates) throws IOException {
         Path file = directory.resolve(STATE);
         if (!Files.exists(file)) {
             return Optional.empty();
         }
-        JsonNode state = JSON.readTree(file.toFile());
+        JsonNode state;
+        try {
+            state = JSON.readTree(file.toFile());
+        } catch (com.fasterxml.jackson.core.JacksonException e) {
+            throw new UnreadableRecord(file, "it is not JSON (" + e.getOriginalMessage() + ")");
+        }
+        if (state == null
+                || !state.path("kafka").isTextual()
+                || !state.path("members").isArray()) {
+            throw new UnreadableRecord(file, "it has no 'kafka' address or no 'members' list");
+        }
         boolean tls = state.path("tls").asBoolean(false);
-        ClusterCertificates certificates = null;
-        if (tls) {
-            certificates = ClusterCertificates.existing(directory)
+        ClusterCertificates found = null;
+        if (tls && certificates) {
+            found = ClusterCertificates.existing(directory)
                     .orElseThrow(() -> new IOException("the cluster in " + directory + " runs TLS, but its CA is gone"
-                            + " from " + directory.resolve("tls") + "; stop it with 'taikai cluster down'"));
+                            + " from " + directory.resolve("tls") + "; 'cluster down' stops it all the same"));
         }
         List<Member> members = new ArrayList<>();
+        int index = 0;
         for (JsonNode m : state.get("members")) {
+            for (String field : List.of("name", "role", "pid", "http_port", "grpc_port")) {
+                if (m.path(field).isMissingNode() || m.path(field).isNull()) {
+                    throw new UnreadableRecord(file, "member " + (index + 1) + " has no '" + field + "'");
+                }
+            }
             String role = m.get("role").asText();
             members.add(new Member(
                     m.get("name").asText(),
@@ -693,8 +728,72 @@ public final class LocalCluster {
                     m.get("http_port").asInt(),
                     m.get("grpc_port").asInt(),
                     tls && !role.equals("kafka")));
+            index++;
         }
-        return Optional.of(new LocalCluster(directory, state.get("kafka").asText(), members, certificates));
+        return Optional.of(new LocalCluster(directory, state.get("kafka").asText(), members, found));
+    }
+
+    /**
+     * The processes a cluster in {@code directory} started, found without its record (one that no longer
+     * reads): Java processes whose services' tokens file or broker's log configuration, as the process
+     * itself resolves the path from its working directory, lies in {@code directory}. Linux ({@code
+     * /proc}); none elsewhere. Never this process.
+     */
+    public static List<ProcessHandle> startedFrom(Path directory) {
+        Path root = directory.toAbsolutePath().normalize();
+        List<ProcessHandle> found = new ArrayList<>();
+        ProcessHandle.allProcesses().forEach(process -> {
+            if (process.pid() == ProcessHandle.current().pid()
+                    || !process.info().command().orElse("").endsWith("/java")) {
+                return;
+            }
+            Path cwd;
+            try {
+                cwd = Files.readSymbolicLink(Path.of("/proc", Long.toString(process.pid()), "cwd"));
+            } catch (IOException | UnsupportedOperationException e) {
+                return; // gone, another user's, or no /proc
+            }
+            for (String arg : process.info().arguments().orElse(new String[0])) {
+                for (String marker : List.of("-Dtaikai.auth.tokens-file=", "-Dlog4j2.configurationFile=")) {
+                    if (arg.startsWith(marker)) {
+                        try {
+                            if (cwd.resolve(arg.substring(marker.length()))
+                                    .normalize()
+                                    .startsWith(root)) {
+                                found.add(process);
+                                return;
+                            }
+                        } catch (java.nio.file.InvalidPathException e) {
+                            // not a path: not ours
+                        }
+                    }
+                }
+            }
+        });
+        return found;
+    }
+
+    /**
+     * Stops {@code processes} (SIGTERM, then SIGKILL with what they started after {@code grace}) and
+     * forgets the cluster recorded in {@code directory}: {@code taikai cluster down} for a record that
+     * no longer reads.
+     */
+    public static void stopStartedFrom(Path directory, List<ProcessHandle> processes, Duration grace)
+            throws IOException, InterruptedException {
+        for (ProcessHandle process : processes) {
+            stopProcess(process, grace);
+        }
+        Files.deleteIfExists(directory.resolve(STATE));
+    }
+
+    private static void stopProcess(ProcessHandle handle, Duration grace) throws InterruptedException {
+        handle.destroy();
+        try {
+            handle.onExit().get(grace.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            handle.descendants().forEach(ProcessHandle::destroyForcibly);
+            handle.destroyForcibly();
+        }
     }
 
     public synchronized List<Member> members() {
@@ -781,15 +880,8 @@ public final class LocalCluster {
         }
         for (Member member : order) {
             Optional<ProcessHandle> handle = member.process();
-            if (handle.isEmpty()) {
-                continue;
-            }
-            handle.get().destroy();
-            try {
-                handle.get().onExit().get(grace.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-                handle.get().descendants().forEach(ProcessHandle::destroyForcibly);
-                handle.get().destroyForcibly();
+            if (handle.isPresent()) {
+                stopProcess(handle.get(), grace);
             }
         }
         Files.deleteIfExists(directory.resolve(STATE));
