@@ -161,6 +161,13 @@ class DashboardTest {
             assertEquals(row.path("points").asDouble(), Double.parseDouble(shown.get("data-points")), shown.toString());
             assertEquals(row.path("games").asInt(), Integer.parseInt(shown.get("data-games")), shown.toString());
         }
+        // every ending as results.json counts it: the API's counts have no checkmate, and the table showed none
+        String terminations = read("#terminations").get("text");
+        for (GameRecord each : admin.records(id, 0, 10).getRecordsList()) {
+            String ending =
+                    each.getTermination().name().replace("TERMINATION_", "").toLowerCase(java.util.Locale.ROOT);
+            assertTrue(terminations.contains(ending), ending + " in " + terminations);
+        }
         GameRecord record = admin.records(id, 0, 10).getRecords(0);
         assertTrue(click("#games tr[data-game='" + record.getAssignment().getLocalId() + "']"), "the game's row");
         String expected = finalBoard(record);
@@ -316,6 +323,76 @@ class DashboardTest {
         // the API has no clock figures: no columns of zeros for them
         assertFalse(terminations.contains("moves over time"), terminations);
         browser.screenshot(SHOTS.resolve("dashboard-match.png"));
+    }
+
+    /**
+     * The page asked for the state, standings and records at once and stopped refreshing when the state
+     * said finished: a state answered after the last games were counted, with records answered before,
+     * left "finished: 4 of 4 games" over no game for good. A tournament that does not exist left the page
+     * before on the screen with an error added every 5 s, and a malformed escape in the address threw.
+     */
+    @Test
+    void theLastDrawingOfAFinishedTournamentHoldsEveryGameAndABadAddressLeavesNothingBehind() throws Exception {
+        driver.get(base + "/ui/index.html#/");
+        Await.until(
+                WITHIN,
+                "the list",
+                () -> !driver.findElements(By.id("tournaments")).isEmpty());
+        Object cache = driver.executeAsyncScript(
+                "var done = arguments[arguments.length - 1];"
+                        + " fetch('/ui/dashboard.js', {cache: 'no-store'}).then(function (r) { done(r.headers.get('cache-control')); });");
+        assertTrue(String.valueOf(cache).contains("max-age=0"), "no day-long cache for unversioned scripts: " + cache);
+        // the state's answer comes 4 s late, as from a busy scheduler: the match ends meanwhile
+        driver.executeScript("window.realFetch = window.fetch; window.fetch = function (url, options) {"
+                + " if (/\\/api\\/tournaments\\/[^\\/?]+$/.test(url)) {"
+                + "   return new Promise(function (r) { setTimeout(r, 4000); }).then(function () { return window.realFetch(url, options); });"
+                + " }"
+                + " return window.realFetch(url, options); };");
+        try {
+            String id = submit(
+                    "quick.yaml",
+                    String.join(
+                            "\n",
+                            "name: quick",
+                            "variant: minishogi",
+                            "games: 4",
+                            "time-control: nodes 1",
+                            "catalog: fakes.yaml",
+                            "engines: [{engine: fake-resign, name: q1}, {engine: fake-resign, name: q2}]",
+                            ""));
+            driver.executeScript("location.hash = '#/t/' + arguments[0];", id);
+            Await.until(
+                    WITHIN,
+                    "the page says the match finished",
+                    () -> String.valueOf(read("#tournament-state").get("text")).contains("finished: 4 of 4 games"),
+                    () -> read("#main").toString());
+            assertEquals(
+                    4L,
+                    driver.executeScript("return document.querySelectorAll('#games tr[data-game]').length;"),
+                    "every game of the finished match: " + read("#main"));
+        } finally {
+            driver.executeScript("window.fetch = window.realFetch;");
+        }
+        driver.executeScript("location.hash = '#/t/no-such-tournament';");
+        Await.until(
+                WITHIN,
+                "the error",
+                () -> !driver.findElements(By.id("error")).isEmpty(),
+                () -> read("#main").toString());
+        assertTrue(
+                read("#error").get("text").contains("no-such-tournament"),
+                read("#error").toString());
+        assertTrue(driver.findElements(By.id("tournament")).isEmpty(), "the match's page is gone: " + read("#main"));
+        assertEquals(
+                1,
+                driver.findElements(By.cssSelector("#main p.bad")).size(),
+                read("#main").toString());
+        driver.executeScript("location.hash = '#/t/%E0%A4%A';");
+        Await.until(
+                WITHIN,
+                "the malformed address is said",
+                () -> String.valueOf(read("#error").get("text")).contains("is not a valid escape"),
+                () -> read("#main").toString());
     }
 
     @Test

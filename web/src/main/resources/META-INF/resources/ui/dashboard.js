@@ -16,7 +16,11 @@
         throw new Error('not logged in');
       }
       if (!response.ok) {
-        return response.json().then(function (body) { throw new Error(body.error || response.status); });
+        return response.json().catch(function () { return {}; }).then(function (body) {
+          var error = new Error(body.error || response.status);
+          error.status = response.status;
+          throw error;
+        });
       }
       return response.json();
     });
@@ -74,26 +78,20 @@
     };
   }
 
-  var TERMINATIONS = { timeForfeits: 'time_forfeit', illegalMoves: 'illegal_move', disconnects: 'disconnect',
-    stalls: 'stall', resignations: 'resignation', adjudications: 'adjudication' };
-
   /** The scheduler's state, standings and records as results.json has them. */
   function results(state, standings, records) {
     var spec = state.spec || {};
-    var counts = {};
-    (standings.terminations || []).forEach(function (t) {
-      var map = {};
-      Object.keys(TERMINATIONS).forEach(function (k) { if (num(t[k])) map[TERMINATIONS[k]] = num(t[k]); });
-      counts[t.engine] = map;
-    });
+    var games = records.map(game);
+    // counted from the records, as results.json counts them: the API's counts leave out the endings by the rules
+    var counts = terminations(games);
     var out = {
-      tournament: { name: spec.name, variant: lower(spec.variant, 'VARIANT_'), format: lower(spec.format, 'FORMAT_') },
+      tournament: { name: spec.name, variant: lower(spec.variant, 'VARIANT_'), format: lower(spec.format, 'FORMAT_').replace(/_/g, '-') },
       standings: (standings.rows || []).map(function (r) {
         return { rank: num(r.rank), engine: r.engine, games: num(r.games), points: num(r.points), wins: num(r.wins),
           draws: num(r.draws), losses: num(r.losses), elo: num(r.elo), elo_error: num(r.eloError),
           terminations: counts[r.engine] || {} };
       }),
-      games: records.map(game)
+      games: games
     };
     if (!out.standings.length) fromGames(out, standings.league);
     var entrants = spec.entrants || [];
@@ -143,6 +141,24 @@
   var FAILURE_ENDINGS = ['time_forfeit', 'illegal_move', 'disconnect', 'stall', 'resignation'];
 
   /**
+   * Each engine's endings as results.json counts them: for a failure or a resignation the games the engine
+   * lost so, for any other ending (the rules', an adjudication) every game of its that ended so.
+   */
+  function terminations(games) {
+    var counts = {};
+    games.forEach(function (g) {
+      [[g.sente, 'sente'], [g.gote, 'gote']].forEach(function (side) {
+        var lost = g.result !== 'draw' && g.result !== side[1];
+        if (FAILURE_ENDINGS.indexOf(g.termination) < 0 || lost) {
+          var mine = counts[side[0]] = counts[side[0]] || {};
+          mine[g.termination] = (mine[g.termination] || 0) + 1;
+        }
+      });
+    });
+    return counts;
+  }
+
+  /**
    * Standings and terminations from the games, where the scheduler's standings have no rows (a league's
    * table is its ratings): points and W/D/L per engine, a league's Elo beside them, and each ending
    * counted as results.json counts it (a failure or resignation for the engine that lost so).
@@ -150,7 +166,7 @@
   function fromGames(out, league) {
     var rows = {};
     function row(engine) {
-      rows[engine] = rows[engine] || { engine: engine, games: 0, points: 0, wins: 0, draws: 0, losses: 0, terminations: {} };
+      rows[engine] = rows[engine] || { engine: engine, games: 0, points: 0, wins: 0, draws: 0, losses: 0 };
       return rows[engine];
     }
     out.games.forEach(function (g) {
@@ -166,12 +182,10 @@
         } else {
           r.losses++;
         }
-        var lost = g.result !== 'draw' && g.result !== side[1];
-        if (FAILURE_ENDINGS.indexOf(g.termination) < 0 || lost) {
-          r.terminations[g.termination] = (r.terminations[g.termination] || 0) + 1;
-        }
       });
     });
+    var counts = terminations(out.games);
+    Object.keys(rows).forEach(function (e) { rows[e].terminations = counts[e] || {}; });
     var ratings = {};
     ((league && league.ratings) || []).forEach(function (r) { ratings[r.engine] = r; });
     out.standings = Object.keys(rows).map(function (e) {
@@ -215,7 +229,7 @@
         var first = el('td');
         first.appendChild(link);
         tr.appendChild(first);
-        [lower(spec.variant, 'VARIANT_'), lower(spec.format, 'FORMAT_'), lower(state.status, 'STATUS_'),
+        [lower(spec.variant, 'VARIANT_'), lower(spec.format, 'FORMAT_').replace(/_/g, '-'), lower(state.status, 'STATUS_'),
           num(state.finishedGames) + ' of ' + num(state.plannedGames)].forEach(function (text) { tr.appendChild(el('td', {}, text)); });
         tr.addEventListener('click', function () { location.hash = '#/t/' + state.tournamentId; });
         t.appendChild(tr);
@@ -265,9 +279,14 @@
     function draw() {
       if (busy) return; // the last one is still under way: it keeps the records in order
       busy = true;
-      Promise.all([api(path), api(path + '/standings'), more()]).then(function (answers) {
+      // the state first, then what it counts: records and standings asked for after a state that says
+      // finished hold every game it counts, so the last drawing before the refresh stops is complete
+      api(path).then(function (state) {
+        return Promise.all([state, api(path + '/standings'), more()]);
+      }).then(function (answers) {
         busy = false;
         if (!mine()) return;
+        clearError();
         var state = answers[0];
         var data = results(state, answers[1], answers[2]);
         variant = data.tournament.variant;
@@ -306,7 +325,12 @@
         }
       }).catch(function (error) {
         busy = false;
-        if (mine()) show(error);
+        if (!mine()) return;
+        if (error.status === 404) { // no such tournament: nothing to refresh
+          stop();
+          main.innerHTML = '';
+        }
+        show(error);
       });
     }
     draw();
@@ -430,17 +454,37 @@
     refresh = setInterval(draw, 5000);
   }
 
+  /** Shows {@code error} in one line, in the place of the one shown before (a refresh that keeps failing). */
   function show(error) {
     if (String(error && error.message) === 'not logged in') return;
+    clearError();
+    var loading = document.getElementById('loading');
+    if (loading) loading.parentNode.removeChild(loading);
     main.appendChild(el('p', { class: 'bad', id: 'error' }, String(error)));
+  }
+
+  function clearError() {
+    var old = document.getElementById('error');
+    if (old) old.parentNode.removeChild(old);
   }
 
   function route() {
     generation++;
     stop();
+    // nothing of the page before stays under the new address while the new one loads, or fails to
+    main.innerHTML = '';
+    main.appendChild(el('p', { class: 'muted', id: 'loading' }, 'Loading…'));
     var hash = location.hash || '#/';
     if (hash.indexOf('#/t/') === 0) {
-      tournament(decodeURIComponent(hash.substring(4)));
+      var id;
+      try {
+        id = decodeURIComponent(hash.substring(4));
+      } catch (malformed) {
+        main.innerHTML = '';
+        show(new Error('the address names no tournament: ' + hash.substring(4) + ' is not a valid escape'));
+        return;
+      }
+      tournament(id);
     } else if (hash === '#/live') {
       liveGames();
     } else if (hash === '#/cluster') {

@@ -31,7 +31,7 @@ Taikai.views = (function () {
 
   /** A share as a percentage; a missing one (no game yet) as a dash, not as 0 %. */
   function percent(share) {
-    return share === null || share === undefined ? '—' : number(share * 100, 1) + ' %';
+    return share === null || share === undefined || !isFinite(share) ? '—' : number(share * 100, 1) + ' %';
   }
 
   function row(cells, attributes) {
@@ -270,8 +270,12 @@ Taikai.views = (function () {
     left.appendChild(controls);
     layout.appendChild(left);
     var moveList = el('div', { class: 'moves' });
+    // numbered as pairs of sente's move and gote's; a game from a position with gote to move opens "1. … move"
+    var shift = positions[0].senteToMove ? 0 : 1;
     (game.moves || []).forEach(function (move, i) {
-      var span = el('span', { 'data-ply': String(i + 1) }, (i % 2 === 0 ? ((i / 2 + 1) + '. ') : '') + move);
+      var at = i + shift;
+      var number = at % 2 === 0 ? (at / 2 + 1) + '. ' : i === 0 ? '1. … ' : '';
+      var span = el('span', { 'data-ply': String(i + 1) }, number + move);
       span.addEventListener('click', function () { show(i + 1); });
       moveList.appendChild(span);
       moveList.appendChild(document.createTextNode(' '));

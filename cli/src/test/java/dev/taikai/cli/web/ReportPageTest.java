@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.taikai.cli.run.Tournaments;
 import dev.taikai.rules.Game;
+import dev.taikai.rules.Notation;
+import dev.taikai.rules.Sfen;
+import dev.taikai.rules.Variant;
 import dev.taikai.testkit.Await;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -111,6 +114,40 @@ class ReportPageTest {
             driver.findElement(By.id("viewer-next")).click();
             assertEquals("1", board.getAttribute("data-ply"));
             browser.screenshot(Path.of("target", "screenshots", "report-viewer.png"));
+            assertTrue(driver.findElement(By.cssSelector("#viewer .moves span[data-ply='1']"))
+                    .getText()
+                    .startsWith("1. "));
+
+            // a game from a position with gote to move: its first move is gote's, not numbered as sente's
+            String id = game.get("id").asText();
+            Path goteFirst = Tournaments.reportEdited(
+                    kyoto,
+                    edited -> {
+                        for (JsonNode each : edited.get("games")) {
+                            if (each.get("id").asText().equals(id)) {
+                                var g = (com.fasterxml.jackson.databind.node.ObjectNode) each;
+                                var moves = (com.fasterxml.jackson.databind.node.ArrayNode) g.get("moves");
+                                g.put("start_sfen", afterFirstMove(g));
+                                moves.remove(0);
+                                ((com.fasterxml.jackson.databind.node.ArrayNode) g.get("move_data")).remove(0);
+                                g.put("plies", moves.size());
+                            }
+                        }
+                    },
+                    dir.resolve("gote-first"));
+            driver.get(goteFirst.toUri().toString());
+            driver.findElement(By.cssSelector("#games tr[data-game='" + id + "']"))
+                    .click();
+            assertTrue(
+                    driver.findElement(By.cssSelector("#viewer .moves span[data-ply='1']"))
+                            .getText()
+                            .startsWith("1. … "),
+                    driver.findElement(By.cssSelector("#viewer .moves")).getText());
+            assertTrue(
+                    driver.findElement(By.cssSelector("#viewer .moves span[data-ply='2']"))
+                            .getText()
+                            .startsWith("2. "),
+                    driver.findElement(By.cssSelector("#viewer .moves")).getText());
 
             // a long run's page keeps the evaluations and times of its latest 1000 games only: a page of
             // every game's would be gigabytes at 100,000 games
@@ -147,6 +184,18 @@ class ReportPageTest {
     }
 
     /** The board part of the game's final position, by the rules. */
+    /** The SFEN of {@code game}'s position after its first move (gote to move). */
+    private static String afterFirstMove(JsonNode game) {
+        Variant variant = Variant.byName(game.get("variant").asText()).orElseThrow();
+        try {
+            Game replay = new Game(Sfen.parse(variant, game.get("start_sfen").asText()));
+            replay.play(game.get("moves").get(0).asText(), Notation.FAIRY_STOCKFISH);
+            return replay.position().toSfen();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     private static String finalBoard(JsonNode game) throws Exception {
         Game replay = Tournaments.replay(game);
         return replay.position().toSfen().split(" ")[0];
