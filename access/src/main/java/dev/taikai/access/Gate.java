@@ -153,6 +153,17 @@ public final class Gate {
         return new Allowed(caller.get());
     }
 
+    /**
+     * The decision for an HTTP request as the services' guard makes it: by its session cookie ({@code
+     * sessionId}) when it sends no {@code authorization}, by its token otherwise. Asked again while a
+     * stream is open, it ends the stream of a token or session revoked since.
+     */
+    public Decision decide(String operation, String authorization, String sessionId) {
+        return (authorization == null || authorization.isBlank()) && sessionId != null
+                ? checkSession(operation, sessionId)
+                : check(operation, authorization);
+    }
+
     public boolean enforcing() {
         return tokens != null;
     }

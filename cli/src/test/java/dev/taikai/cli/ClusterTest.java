@@ -581,8 +581,25 @@ class ClusterTest {
             assertTrue(!line.contains(viewer) && !line.contains(worker) && !line.contains(referee), "hashes only");
         }
         String viewerHash = Tokens.hash(viewer);
+        // a live stream opened before went on after the revocation: the token was checked only as it opened
+        var live = ClusterProbe.http()
+                .send(
+                        HttpRequest.newBuilder(URI.create(cluster.scheduler().http() + "/api/live"))
+                                .header("Authorization", "Bearer " + viewer)
+                                .build(),
+                        HttpResponse.BodyHandlers.ofInputStream());
+        assertEquals(200, live.statusCode());
+        java.util.concurrent.CompletableFuture<Void> liveEnded = java.util.concurrent.CompletableFuture.runAsync(() -> {
+            try (var body = live.body()) {
+                body.transferTo(java.io.OutputStream.nullOutputStream());
+            } catch (java.io.IOException e) {
+                // ended all the same
+            }
+        });
         Files.write(tokens, lines.stream().filter(l -> !l.contains(viewerHash)).toList());
         try {
+            liveEnded.get(
+                    60, TimeUnit.SECONDS); // the file is read again within a second, the stream checked every second
             // each service re-reads the file on its own (at most every half second): all refuse within seconds
             long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
             for (String url : List.of(

@@ -4,7 +4,9 @@ import dev.taikai.access.Gate;
 import dev.taikai.access.Policy;
 import dev.taikai.access.tls.PeerIdentity;
 import dev.taikai.access.tls.ServiceRole;
+import io.grpc.ForwardingServerCall;
 import io.grpc.Metadata;
+import io.grpc.MethodDescriptor;
 import io.grpc.ServerCall;
 import io.grpc.ServerCallHandler;
 import io.grpc.ServerInterceptor;
@@ -61,8 +63,65 @@ public final class GrpcGate implements ServerInterceptor {
                                 + caller.map(c -> "presented that of " + c).orElse("presented none of Taikai's")));
             }
         }
+        if (call.getMethodDescriptor().getType() == MethodDescriptor.MethodType.SERVER_STREAMING) {
+            return next.startCall(new Rechecked<>(call, method, headers.get(AUTHORIZATION)), headers);
+        }
         return next.startCall(call, headers);
     }
+
+    /**
+     * A server stream (a watch) whose token is checked again before a message once a second has passed:
+     * a stream of a token revoked since ends with UNAUTHENTICATED, as a new call would, and says it is
+     * cancelled to the service, which sends no more.
+     */
+    private final class Rechecked<Q, A> extends ForwardingServerCall.SimpleForwardingServerCall<Q, A> {
+        private final String method;
+        private final String authorization;
+        private long checkedAt = System.nanoTime();
+        private volatile boolean ended;
+
+        Rechecked(ServerCall<Q, A> call, String method, String authorization) {
+            super(call);
+            this.method = method;
+            this.authorization = authorization;
+        }
+
+        @Override
+        public synchronized void sendMessage(A message) {
+            if (ended) {
+                return;
+            }
+            long now = System.nanoTime();
+            if (now - checkedAt >= RECHECK_NANOS) {
+                checkedAt = now;
+                Gate.Decision decision = gate.check(method, authorization);
+                if (!(decision instanceof Gate.Allowed)) {
+                    ended = true;
+                    super.close(
+                            Status.UNAUTHENTICATED.withDescription("the stream ends: " + decision.reason()),
+                            new Metadata());
+                    return;
+                }
+            }
+            super.sendMessage(message);
+        }
+
+        @Override
+        public synchronized void close(Status status, Metadata trailers) {
+            if (!ended) {
+                ended = true;
+                super.close(status, trailers);
+            }
+        }
+
+        @Override
+        public boolean isCancelled() {
+            return ended || super.isCancelled();
+        }
+    }
+
+    /** How often an open stream's token is checked again. */
+    static final long RECHECK_NANOS = 1_000_000_000L;
 
     private static <Q, A> ServerCall.Listener<Q> refuse(ServerCall<Q, A> call, Status status) {
         call.close(status, new Metadata());

@@ -83,9 +83,7 @@ public class AccessControl {
                     Policy.http(head ? "GET" : context.request().method().name(), context.normalizedPath());
             String authorization = context.request().getHeader("Authorization");
             var cookie = context.request().getCookie(SESSION_COOKIE);
-            Gate.Decision decision = (authorization == null || authorization.isBlank()) && cookie != null
-                    ? gate.checkSession(operation, cookie.getValue())
-                    : gate.check(operation, authorization);
+            Gate.Decision decision = gate.decide(operation, authorization, cookie == null ? null : cookie.getValue());
             if (decision instanceof Gate.Allowed allowed) {
                 if (allowed.caller() != null) {
                     context.put(CALLER, allowed.caller().name());

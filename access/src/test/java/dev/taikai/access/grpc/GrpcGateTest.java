@@ -74,4 +74,72 @@ class GrpcGateTest {
             server.shutdownNow();
         }
     }
+
+    /** A watch stream opened with a token went on sending after the token was revoked: it is checked only at the call's start. */
+    @Test
+    @org.junit.jupiter.api.Timeout(60) // before the fix the stream never ended
+    void aWatchEndsOnceItsTokenIsRevoked() throws Exception {
+        String viewer = Tokens.newToken();
+        String admin = Tokens.newToken();
+        Path file = dir.resolve("tokens");
+        Files.write(file, List.of(Tokens.line(viewer, Role.VIEWER, "v"), Tokens.line(admin, Role.ADMIN, "a")));
+        java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
+        var service = new dev.taikai.proto.scheduler.v1.SchedulerGrpc.SchedulerImplBase() {
+            @Override
+            public void watchTournament(
+                    dev.taikai.proto.scheduler.v1.WatchTournamentRequest request,
+                    StreamObserver<dev.taikai.proto.scheduler.v1.TournamentProgress> response) {
+                var stream = (io.grpc.stub.ServerCallStreamObserver<dev.taikai.proto.scheduler.v1.TournamentProgress>)
+                        response;
+                Thread sender = new Thread(() -> {
+                    while (!stream.isCancelled()) { // a progress every 50 ms, as a busy tournament's
+                        stream.onNext(dev.taikai.proto.scheduler.v1.TournamentProgress.getDefaultInstance());
+                        try {
+                            Thread.sleep(50);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                    stopped.countDown();
+                });
+                sender.setDaemon(true);
+                sender.start();
+            }
+        };
+        String name = InProcessServerBuilder.generateName();
+        Server server = InProcessServerBuilder.forName(name)
+                .addService(ServerInterceptors.intercept(service, new GrpcGate(new Gate(Tokens.read(file)))))
+                .build()
+                .start();
+        ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
+        try {
+            var watch = dev.taikai.proto.scheduler.v1.SchedulerGrpc.newBlockingStub(channel)
+                    .withCallCredentials(new BearerToken(viewer))
+                    .watchTournament(dev.taikai.proto.scheduler.v1.WatchTournamentRequest.getDefaultInstance());
+            watch.next();
+            Files.write(file, List.of(Tokens.line(admin, Role.ADMIN, "a")));
+            Files.setLastModifiedTime(
+                    file, java.nio.file.attribute.FileTime.fromMillis(System.currentTimeMillis() + 5000));
+            long revoked = System.nanoTime();
+            var ended = assertThrows(StatusRuntimeException.class, () -> {
+                while (watch.hasNext()) {
+                    watch.next();
+                }
+            });
+            assertEquals(
+                    Status.Code.UNAUTHENTICATED,
+                    ended.getStatus().getCode(),
+                    ended.getStatus().toString());
+            assertTrue(
+                    ended.getStatus().getDescription().contains("unknown or revoked token"),
+                    ended.getStatus().toString());
+            // a file read at most every 0.5 s, a stream checked at most every second
+            assertTrue(System.nanoTime() - revoked < 10_000_000_000L, "within seconds of the revocation");
+            assertTrue(
+                    stopped.await(10, java.util.concurrent.TimeUnit.SECONDS), "the service sees the stream cancelled");
+        } finally {
+            channel.shutdownNow();
+            server.shutdownNow();
+        }
+    }
 }

@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.google.protobuf.InvalidProtocolBufferException;
 import com.google.protobuf.util.JsonFormat;
+import dev.taikai.access.Gate;
+import dev.taikai.access.Policy;
+import dev.taikai.access.quarkus.AccessControl;
 import dev.taikai.scheduler.live.LiveView;
 import io.vertx.core.Vertx;
 import io.vertx.core.buffer.Buffer;
@@ -38,6 +41,10 @@ import java.util.concurrent.ConcurrentHashMap;
 public class LiveStream {
     static final long EVERY_MILLIS = 250;
     static final long KEEP_ALIVE_MILLIS = 15_000;
+    /** How often an open stream's token or session is checked again. */
+    static final long RECHECK_MILLIS = 1_000;
+
+    private static final String OPERATION = Policy.http("GET", "/api/live");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Inject
@@ -55,12 +62,21 @@ public class LiveStream {
     /** What a stream writes to come up to {@code upTo}, and how many updates it brings. */
     private record Batch(long upTo, Buffer bytes, int updates) {}
 
+    @Inject
+    Gate gate;
+
     void routes(@Observes Router router) {
         router.get("/api/live").handler(this::open);
     }
 
     private void open(RoutingContext routing) {
         HttpServerResponse response = routing.response();
+        // the guard let the stream open; asked again as it runs, the token or session may have been revoked
+        String authorization = routing.request().getHeader("Authorization");
+        var cookie = routing.request().getCookie(AccessControl.SESSION_COOKIE);
+        String session = cookie == null ? null : cookie.getValue();
+        java.util.function.BooleanSupplier allowed =
+                () -> gate.decide(OPERATION, authorization, session) instanceof Gate.Allowed;
         response.setChunked(true)
                 .putHeader("Content-Type", "text/event-stream; charset=utf-8")
                 .putHeader("Cache-Control", "no-cache")
@@ -69,7 +85,7 @@ public class LiveStream {
         // a route's handler runs on its connection's event loop, as do the connection's close handler and
         // the timer set here: the ticker's streams are touched by that thread only
         Ticker ticker = tickers.computeIfAbsent(Thread.currentThread(), thread -> new Ticker(routing.vertx()));
-        Stream stream = new Stream(response);
+        Stream stream = new Stream(response, allowed);
         ticker.streams.add(stream);
         view.watching(true);
         response.closeHandler(closed -> {
@@ -196,13 +212,16 @@ public class LiveStream {
     /** One browser's stream: the version of the view it has been sent up to. */
     private final class Stream {
         private final HttpServerResponse response;
+        private final java.util.function.BooleanSupplier allowed;
         private long sentUpTo;
         private long lastWriteMillis;
+        private long checkedMillis = System.currentTimeMillis();
         /** After its first send, which is everything there is rather than updates it missed. */
         private boolean started;
 
-        Stream(HttpServerResponse response) {
+        Stream(HttpServerResponse response, java.util.function.BooleanSupplier allowed) {
             this.response = response;
+            this.allowed = allowed;
         }
 
         /**
@@ -213,6 +232,14 @@ public class LiveStream {
         void send(Map<Long, Batch> made, long latest, long now) {
             if (response.closed() || response.writeQueueFull()) {
                 return;
+            }
+            if (now - checkedMillis >= RECHECK_MILLIS) {
+                checkedMillis = now;
+                if (!allowed
+                        .getAsBoolean()) { // revoked, logged out or expired: the stream ends, as a new one is refused
+                    response.end();
+                    return;
+                }
             }
             if (sentUpTo >= latest) {
                 if (now - lastWriteMillis >= KEEP_ALIVE_MILLIS) {
