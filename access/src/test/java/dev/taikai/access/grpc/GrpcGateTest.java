@@ -46,10 +46,7 @@ class GrpcGateTest {
             }
         };
         String name = InProcessServerBuilder.generateName();
-        Server server = InProcessServerBuilder.forName(name)
-                .addService(ServerInterceptors.intercept(service, new GrpcGate(new Gate(Tokens.read(file)))))
-                .build()
-                .start();
+        Server server = serve(name, service, file);
         ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
         try {
             var stub = EngineWorkerGrpc.newBlockingStub(channel);
@@ -107,10 +104,7 @@ class GrpcGateTest {
             }
         };
         String name = InProcessServerBuilder.generateName();
-        Server server = InProcessServerBuilder.forName(name)
-                .addService(ServerInterceptors.intercept(service, new GrpcGate(new Gate(Tokens.read(file)))))
-                .build()
-                .start();
+        Server server = serve(name, service, file);
         ManagedChannel channel = InProcessChannelBuilder.forName(name).build();
         try {
             var watch = dev.taikai.proto.scheduler.v1.SchedulerGrpc.newBlockingStub(channel)
@@ -141,5 +135,13 @@ class GrpcGateTest {
             channel.shutdownNow();
             server.shutdownNow();
         }
+    }
+
+    /** {@code service} behind a gate of the tokens in {@code file}, in process under {@code name}. */
+    private static Server serve(String name, io.grpc.BindableService service, Path file) throws Exception {
+        return InProcessServerBuilder.forName(name)
+                .addService(ServerInterceptors.intercept(service, new GrpcGate(new Gate(Tokens.read(file)))))
+                .build()
+                .start();
     }
 }
