@@ -83,6 +83,38 @@ Taikai.views = (function () {
     return svg;
   }
 
+  /**
+   * A Swiss's table and a knockout's bracket, as results.json has them (swiss, knockout): the standings'
+   * order by rating is neither, and the knockout's winner is said nowhere else. Nothing for other formats.
+   */
+  function format(container, results) {
+    if (results.swiss) {
+      var s = section(container, 'Swiss table', 'swiss');
+      var t = table(['Rank', 'Engine', 'Score', 'Byes']);
+      (results.swiss.table || []).forEach(function (r) {
+        t.appendChild(row([String(r.rank), r.engine, number(r.score, 1), String(r.byes || 0)], { 'data-engine': r.engine }));
+      });
+      s.appendChild(t);
+      s.appendChild(el('p', { class: 'muted' }, 'After ' + results.swiss.after_rounds + ' rounds; a bye scores as a won pairing.'));
+    }
+    if (results.knockout) {
+      var k = section(container, 'Knockout bracket', 'knockout');
+      k.appendChild(el('p', { id: 'knockout-winner' }, results.knockout.winner ? 'Winner: ' + results.knockout.winner
+        : 'No winner yet.'));
+      var b = table(['Round', 'Match', 'Points', 'Games', 'Winner', 'How']);
+      (results.knockout.rounds || []).forEach(function (matches, i) {
+        matches.forEach(function (m) {
+          var bye = m.low_seed === null || m.low_seed === undefined;
+          b.appendChild(row([String(i + 1), bye ? m.high_seed : m.high_seed + ' vs ' + m.low_seed,
+            bye ? '' : number(m.high_points, 1) + ' – ' + number(m.low_points, 1), String(m.games || 0),
+            m.winner || 'playing', m.how || ''], { 'data-round': String(i + 1) }));
+        });
+      });
+      k.appendChild(b);
+      k.appendChild(el('p', { class: 'muted' }, 'The better seed first.'));
+    }
+  }
+
   function standings(container, results) {
     var s = section(container, 'Standings', 'standings');
     var rows = results.standings || [];
@@ -332,7 +364,7 @@ Taikai.views = (function () {
   }
 
   return {
-    standings: standings, terminations: terminations, match: match, league: league, crosstable: crosstable,
+    standings: standings, format: format, terminations: terminations, match: match, league: league, crosstable: crosstable,
     games: games, viewer: viewer, el: el, section: section
   };
 })();
@@ -349,6 +381,7 @@ Taikai.report = function (data) {
     data.games_with_move_data + ')' : '') + '; written ' + data.written + (data.finished ? '' : ' while the run went on (an interrupted run stays so; reload for a later one while it runs)')));
   var main = document.getElementById('main');
   Taikai.views.standings(main, results);
+  Taikai.views.format(main, results);
   Taikai.views.match(main, results, data.llr_path);
   Taikai.views.league(main, results);
   Taikai.views.terminations(main, results);

@@ -107,6 +107,26 @@ public final class Tournaments {
     }
 
     /**
+     * Plays a tournament of {@code format} (knockout, or swiss of 2 rounds) of three seeded random fakes and one
+     * that resigns, 2 games a pairing of at most 12 plies, into {@code dir/<format>}; the folder.
+     */
+    public static Path playFormat(Path dir, String format) throws Exception {
+        Path yaml = dir.resolve(format + ".yaml");
+        Files.writeString(
+                yaml,
+                "name: " + format + "\nvariant: minishogi\nformat: " + format
+                        + (format.equals("swiss") ? "\nrounds: 2" : "") + "\ngames: 2\n"
+                        + "time-control: nodes 1\nadjudication: {move-limit: 12}\noutput: " + format + "\nengines:\n"
+                        + fakeEntry("alpha", "--seed", "11")
+                        + fakeEntry("beta", "--seed", "12")
+                        + fakeEntry("gamma", "--seed", "13")
+                        + fakeEntry("quitter", "--resign"));
+        RunPlan plan = TournamentFile.read(yaml);
+        run(plan, dev.taikai.enginehost.session.Timeouts.DEFAULT);
+        return plan.output();
+    }
+
+    /**
      * A match in {@code file}.yaml of two seeded random fakes, 2 games a round, with {@code settings} (its
      * name among them), into {@code dir/output}.
      */

@@ -149,6 +149,33 @@ class ReportPageTest {
                             .startsWith("2. "),
                     driver.findElement(By.cssSelector("#viewer .moves")).getText());
 
+            // a knockout's bracket and winner, and a Swiss's table, were in results.json and on the console only
+            Path knockout = Tournaments.playFormat(dir, "knockout");
+            JsonNode bracket = Tournaments.results(knockout).get("knockout");
+            driver.get(knockout.resolve("report.html").toUri().toString());
+            assertEquals(
+                    "Winner: " + bracket.get("winner").asText(),
+                    driver.findElement(By.id("knockout-winner")).getText());
+            int matches = 0;
+            for (JsonNode round : bracket.get("rounds")) {
+                matches += round.size();
+            }
+            assertEquals(
+                    matches,
+                    driver.findElements(By.cssSelector("#knockout tr[data-round]"))
+                            .size());
+            Path swiss = Tournaments.playFormat(dir, "swiss");
+            JsonNode table = Tournaments.results(swiss).get("swiss").get("table");
+            driver.get(swiss.resolve("report.html").toUri().toString());
+            var rows = driver.findElements(By.cssSelector("#swiss tr[data-engine]"));
+            assertEquals(table.size(), rows.size());
+            for (int i = 0; i < table.size(); i++) {
+                assertEquals(
+                        table.get(i).get("engine").asText(),
+                        rows.get(i).getAttribute("data-engine"),
+                        "in the table's order");
+            }
+
             // a long run's page keeps the evaluations and times of its latest 1000 games only: a page of
             // every game's would be gigabytes at 100,000 games
             Path longRun = Tournaments.reportOfLongRun(kyoto, 1003, dir.resolve("long"));
