@@ -289,6 +289,7 @@ class KubernetesManifestsTest {
                     }
                     assertTrue(hasPort(container, port), where + ": a probe on port " + port + " the container has");
                 }
+                checkUnprivileged(pod, container, where + ": container " + container.getName());
                 if (SERVICES.containsKey(container.getName())) {
                     checkAgainstService(container, SERVICES.get(container.getName()), where);
                     checkLockedDown(pod, container, where);
@@ -957,6 +958,29 @@ class KubernetesManifestsTest {
                         where + ": " + env.getName() + " is no key " + module + " reads");
             }
         }
+    }
+
+    /**
+     * Every container, Taikai's or not (the broker, the Jobs that hold the operator's certificate and the
+     * admin token), runs as a user that is not root, under the runtime's seccomp profile, with no privilege
+     * to gain and no capability.
+     */
+    private static void checkUnprivileged(
+            io.fabric8.kubernetes.api.model.PodSpec pod, Container container, String where) {
+        var podSecurity = pod.getSecurityContext();
+        assertTrue(podSecurity != null && Boolean.TRUE.equals(podSecurity.getRunAsNonRoot()), where + ": runAsNonRoot");
+        assertTrue(
+                podSecurity.getRunAsUser() != null && podSecurity.getRunAsUser() != 0L,
+                where + ": a numeric user that is not root (runAsNonRoot cannot check a user name)");
+        assertTrue(
+                podSecurity.getSeccompProfile() != null
+                        && "RuntimeDefault"
+                                .equals(podSecurity.getSeccompProfile().getType()),
+                where + ": the runtime's seccomp profile");
+        var security = container.getSecurityContext();
+        assertTrue(security != null, where + ": a container securityContext");
+        assertEquals(Boolean.FALSE, security.getAllowPrivilegeEscalation(), where + ": no privilege escalation");
+        assertEquals(List.of("ALL"), security.getCapabilities().getDrop(), where + ": every capability dropped");
     }
 
     /**
