@@ -395,6 +395,33 @@ class DashboardTest {
                 () -> read("#main").toString());
     }
 
+    /** The SPRT's verdict is the one taken where its path first crossed a bound, as results.json has it. */
+    @Test
+    void anSprtMatchShowsTheVerdictOfItsCrossing() throws Exception {
+        String id = submit(
+                "sprt.yaml",
+                String.join(
+                        "\n",
+                        "name: sprt",
+                        "variant: minishogi",
+                        "rounds: 100",
+                        "games: 2",
+                        "time-control: nodes 1",
+                        "sprt: {elo0: 0, elo1: 10, alpha: 0.05, beta: 0.05}",
+                        "catalog: fakes.yaml",
+                        "engines: [{engine: fake-a, name: candidate}, {engine: fake-resign, name: baseline}]",
+                        ""));
+        ClusterProbe.await(
+                "the SPRT concludes", WITHIN, () -> admin.state(id).getStatus() == Status.STATUS_SPRT_CONCLUDED);
+        driver.get(base + "/ui/index.html#/t/" + id);
+        Await.until(
+                WITHIN,
+                "the SPRT's line",
+                () -> String.valueOf(read("#match tr[data-measure='sprt']").get("text"))
+                        .endsWith(": H1"),
+                () -> read("#match").toString());
+    }
+
     @Test
     void aRunningTournamentsRefreshKeepsTheViewerAndFetchesOnlyNewRecords() throws Exception {
         String id = submit(

@@ -102,9 +102,23 @@
         elo_upper: interval.upper, los: num(m.los), draw_ratio: num(m.drawRatio), pentanomial: (m.pentanomial || []).map(num) };
       if (m.llr !== undefined) {
         var sprt = spec.sprt || {};
-        var status = m.llr >= m.llrUpper ? 'H1' : m.llr <= m.llrLower ? 'H0' : 'CONTINUE';
+        // the verdict where the path first crossed a bound, as results.json has it: the games in play then,
+        // counted after, may take the LLR back between the bounds
+        var path = (m.llrPath || []).map(num);
+        var status = 'CONTINUE';
+        var crossedAfter = null;
+        for (var p = 0; p < path.length && crossedAfter === null; p++) {
+          if (path[p] >= num(m.llrUpper) || path[p] <= num(m.llrLower)) {
+            status = path[p] >= num(m.llrUpper) ? 'H1' : 'H0';
+            crossedAfter = p + 1;
+          }
+        }
         out.match.sprt = { llr: m.llr, lower_bound: m.llrLower, upper_bound: m.llrUpper, elo0: num(sprt.elo0),
           elo1: num(sprt.elo1), status: status };
+        if (crossedAfter !== null) {
+          out.match.sprt.crossed_after_pairs = crossedAfter;
+          out.match.sprt.llr_at_crossing = path[crossedAfter - 1];
+        }
         out.llr_path = (m.llrPath || []).map(function (llr, i) { return [2 * (i + 1), llr]; });
       }
     }
