@@ -130,10 +130,11 @@ class FaultsTest {
     @Order(1)
     void aWorkerKilledMidGameLosesNoGameAndLeavesNoEngine() throws Exception {
         String id = submit("worker killed");
-        List<ProcessHandle> engines = enginesInPlay(cluster.member("worker-1"), id);
+        Hosting hosting = hosting(id);
+        List<ProcessHandle> engines = hosting.engines();
         double abortedBefore = metric(cluster, "referee", "taikai_referee_games_aborted_total");
 
-        cluster.kill("worker-1");
+        cluster.kill(hosting.worker().name());
         long detected = await(
                 "a referee aborts the games of the dead worker",
                 Duration.ofSeconds(60),
@@ -142,7 +143,7 @@ class FaultsTest {
                 "the dead worker's engines end",
                 Duration.ofSeconds(60),
                 () -> engines.stream().noneMatch(ProcessHandle::isAlive));
-        cluster.restart("worker-1", READY);
+        cluster.restart(hosting.worker().name(), READY);
 
         List<GameRecord> records = finishWithoutDisconnects(id);
         double aborted = metric(cluster, "referee", "taikai_referee_games_aborted_total") - abortedBefore;
@@ -347,15 +348,12 @@ class FaultsTest {
     @Order(8)
     void aWorkerStoppedGracefullyLetsItsGamesEndAndLosesNone() throws Exception {
         String id = submit("worker stopped");
-        LocalCluster.Member worker = cluster.member("worker-2");
-        await(
-                "worker-2 hosts engines while games are in play",
-                Duration.ofSeconds(60),
-                () -> engines(worker).size() >= 2 && metric(cluster, "referee", "taikai_referee_games_active") > 0);
-        List<ProcessHandle> engines = engines(worker);
+        Hosting hosting = hosting(id);
+        LocalCluster.Member worker = hosting.worker();
+        List<ProcessHandle> engines = hosting.engines();
         double abortedBefore = metric(cluster, "referee", "taikai_referee_games_aborted_total");
         Shutdown seen = terminate(worker);
-        cluster.restart("worker-2", READY);
+        cluster.restart(worker.name(), READY);
         finish(id);
         double aborted = metric(cluster, "referee", "taikai_referee_games_aborted_total") - abortedBefore;
         assertTrue(seen.notServingWhileAlive(), "gRPC health said NOT_SERVING before the listener closed");
@@ -363,9 +361,9 @@ class FaultsTest {
         assertEquals(0, aborted, "no game attempt lost to the worker's shutdown");
         assertTrue(engines.stream().noneMatch(ProcessHandle::isAlive), "engines of the stopped worker");
         System.out.printf(
-                "fault: worker SIGTERM: NOT_SERVING after %d ms, exited after %d ms, %.0f games aborted, %d of %d"
+                "fault: worker SIGTERM (%s): NOT_SERVING after %d ms, exited after %d ms, %.0f games aborted, %d of %d"
                         + " games counted once%n",
-                seen.notServingAfterMillis(), seen.exitedAfterMillis(), aborted, GAMES, GAMES);
+                worker.name(), seen.notServingAfterMillis(), seen.exitedAfterMillis(), aborted, GAMES, GAMES);
     }
 
     @Test
@@ -534,8 +532,9 @@ class FaultsTest {
     @Order(10)
     void aFrozenWorkerIsNoticedWithinSecondsAndLosesNoGame() throws Exception {
         String id = submit("worker frozen");
-        LocalCluster.Member worker = cluster.member("worker-2");
-        List<ProcessHandle> engines = enginesInPlay(worker, id);
+        Hosting hosting = hosting(id);
+        LocalCluster.Member worker = hosting.worker();
+        List<ProcessHandle> engines = hosting.engines();
         double abortedBefore = metric(cluster, "referee", "taikai_referee_games_aborted_total");
         long detected;
         long enginesGone;
@@ -564,14 +563,32 @@ class FaultsTest {
      * Waits until {@code worker} hosts engines while games of tournament {@code id} are in play and one has
      * been counted; returns those engines.
      */
-    private static List<ProcessHandle> enginesInPlay(LocalCluster.Member worker, String id) throws Exception {
-        await(
-                worker.name() + " hosts engines while games are in play",
-                Duration.ofSeconds(60),
-                () -> engines(worker).size() >= 2
-                        && metric(cluster, "referee", "taikai_referee_games_active") > 0
-                        && scheduler.state(id).getFinishedGames() >= 1);
-        return engines(worker);
+    /** A worker and the engines it hosts. */
+    private record Hosting(LocalCluster.Member worker, List<ProcessHandle> engines) {}
+
+    /**
+     * A worker that hosts at least two engines while games of tournament {@code id} are in play, once one
+     * has finished. Either worker: a referee reuses its idle sessions of the test before, which may all be
+     * on one worker, so that the other hosts none of these games (the test waited a minute for worker-2).
+     */
+    private static Hosting hosting(String id) throws Exception {
+        java.util.concurrent.atomic.AtomicReference<Hosting> found =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        await("a worker hosts engines while games are in play", Duration.ofSeconds(60), () -> {
+            if (metric(cluster, "referee", "taikai_referee_games_active") <= 0
+                    || scheduler.state(id).getFinishedGames() < 1) {
+                return false;
+            }
+            for (String name : List.of("worker-2", "worker-1")) {
+                List<ProcessHandle> engines = engines(cluster.member(name));
+                if (engines.size() >= 2) {
+                    found.set(new Hosting(cluster.member(name), engines));
+                    return true;
+                }
+            }
+            return false;
+        });
+        return found.get();
     }
 
     /** {@link #finish}, and no game was lost by an engine for a disconnect: a lost worker is no engine's fault. */
