@@ -63,6 +63,9 @@ public final class Usi {
                 ? line.substring("position".length()).trim()
                 : line.trim();
         int movesAt = rest.indexOf(" moves ");
+        if (movesAt < 0 && rest.endsWith(" moves")) {
+            movesAt = rest.length() - " moves".length(); // 'moves' with no move after it: none to play
+        }
         String where = movesAt < 0 ? rest : rest.substring(0, movesAt).trim();
         Position position;
         if (where.equals("startpos")) {
@@ -72,9 +75,10 @@ public final class Usi {
         } else {
             throw new InvalidSfenException("expected 'startpos' or 'sfen <sfen>', got '" + where + "'");
         }
-        if (movesAt >= 0) {
-            for (String move :
-                    rest.substring(movesAt + " moves ".length()).trim().split("\\s+")) {
+        String moves =
+                movesAt < 0 ? "" : rest.substring(movesAt + " moves".length()).trim();
+        if (!moves.isEmpty()) {
+            for (String move : moves.split("\\s+")) {
                 position = position.play(parse(position, move, notations));
             }
         }

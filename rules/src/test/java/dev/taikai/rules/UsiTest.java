@@ -26,6 +26,11 @@ class UsiTest {
     void positionCommandsReadAsEnginesReadThem() throws Exception {
         Position start = Position.start(Variant.MINISHOGI);
         assertEquals(sfen(start), sfen(Usi.positionCommand(Variant.MINISHOGI, "position startpos")));
+        // 'moves' with none after it, as some GUIs send the start: it was refused, and the built-in engine
+        // searched the position it had before
+        assertEquals(sfen(start), sfen(Usi.positionCommand(Variant.MINISHOGI, "position startpos moves")));
+        assertEquals(
+                sfen(start), sfen(Usi.positionCommand(Variant.MINISHOGI, "position sfen " + MINI_START + " moves ")));
         Position played = start.play(Usi.parse(start, "5e4d"));
         assertEquals(sfen(played), sfen(Usi.positionCommand(Variant.MINISHOGI, "position startpos moves 5e4d")));
         assertEquals(
