@@ -49,7 +49,12 @@ final class EngineProcess {
     /** The session's own scratch directory (the engine's working directory), or null for the catalog's. */
     private final Path scratch;
 
-    private EngineProcess(Process process, boolean limitsApplied, Path workingDirectory, Path scratch) {
+    /** The pipes of the engine's output and errors (/proc's {@code pipe:[N]}), read at its start. */
+    private final Set<String> outputPipes;
+
+    private EngineProcess(
+            Process process, boolean limitsApplied, Path workingDirectory, Path scratch, Set<String> outputPipes) {
+        this.outputPipes = outputPipes;
         this.process = process;
         this.limitsApplied = limitsApplied;
         this.workingDirectory = workingDirectory;
@@ -97,7 +102,10 @@ final class EngineProcess {
         environment.keySet().removeIf(name -> name.startsWith("TAIKAI_")); // the worker's own settings and secrets
         environment.putAll(spec.environment());
         try {
-            EngineProcess engine = new EngineProcess(builder.start(), limited, workingDirectory, scratch);
+            Process started = builder.start();
+            // read now, while the engine runs: a helper that escapes its group is found by these later
+            EngineProcess engine = new EngineProcess(
+                    started, limited, workingDirectory, scratch, ProcessTable.outputPipes(started.pid()));
             LIVE.add(engine);
             return engine;
         } catch (IOException | RuntimeException e) {
@@ -218,9 +226,8 @@ final class EngineProcess {
      * repeating while anything is still alive, for at most about a second.
      */
     void killTree() {
-        long group = limitsApplied ? process.pid() : -1;
         for (int round = 0; round < 50; round++) {
-            List<Long> live = ProcessTable.liveProcessesOf(process.pid(), group);
+            List<Long> live = liveProcesses();
             if (live.isEmpty()) {
                 break;
             }
@@ -239,9 +246,20 @@ final class EngineProcess {
         }
     }
 
-    /** Live processes of this engine (the engine itself, its group and its descendants). */
+    /**
+     * Live processes of this engine: the engine itself, its group, its descendants, and any process that
+     * holds its output's pipes (a helper that left the group with {@code setsid} and kept the engine's
+     * output open: until it ends, the output never closes, and a read of it would wait for good).
+     */
     List<Long> liveProcesses() {
-        return ProcessTable.liveProcessesOf(process.pid(), limitsApplied ? process.pid() : -1);
+        List<Long> live =
+                new ArrayList<>(ProcessTable.liveProcessesOf(process.pid(), limitsApplied ? process.pid() : -1));
+        for (long holder : ProcessTable.holdersOf(outputPipes)) {
+            if (!live.contains(holder)) {
+                live.add(holder);
+            }
+        }
+        return live;
     }
 
     private static void sleepMillis(long millis) {

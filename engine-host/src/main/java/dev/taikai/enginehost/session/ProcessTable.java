@@ -5,13 +5,16 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.stream.Stream;
 
 /**
  * The live processes of an engine, read from Linux's {@code /proc}: the members of its process group
- * (engines start in their own session, so the group is the engine and everything it forked) and its
- * descendants. Zombies, which hold no resources, do not count as live.
+ * (engines start in their own session, so the group is the engine and everything it forked), its
+ * descendants, and the processes that hold its output's pipes. Zombies, which hold no resources, do not
+ * count as live.
  */
 public final class ProcessTable {
     private static final Path PROC = Path.of("/proc");
@@ -42,6 +45,70 @@ public final class ProcessTable {
             }
         }
         return result;
+    }
+
+    /**
+     * The pipes that {@code pid}'s standard output and error go to, as /proc names them ({@code
+     * pipe:[12345]}); empty when they are not pipes or cannot be read (the process is gone).
+     */
+    public static Set<String> outputPipes(long pid) {
+        Set<String> pipes = new HashSet<>();
+        for (int fd : new int[] {1, 2}) {
+            try {
+                String target =
+                        Files.readSymbolicLink(PROC.resolve(pid + "/fd/" + fd)).toString();
+                if (target.startsWith("pipe:")) {
+                    pipes.add(target);
+                }
+            } catch (IOException | RuntimeException e) {
+                // gone, or not ours to read
+            }
+        }
+        return pipes;
+    }
+
+    /**
+     * Live processes, this one excepted, that hold one of {@code pipes} open: an engine's helper that left
+     * its process group (a double fork and {@code setsid}) and kept the engine's output, whose end of the
+     * pipe keeps the engine's output from ever closing. Empty for no pipes.
+     */
+    public static List<Long> holdersOf(Set<String> pipes) {
+        List<Long> holders = new ArrayList<>();
+        if (pipes.isEmpty() || !Files.isDirectory(PROC)) {
+            return holders;
+        }
+        long self = ProcessHandle.current().pid();
+        try (Stream<Path> entries = Files.list(PROC)) {
+            for (Path entry : entries.toList()) {
+                String name = entry.getFileName().toString();
+                if (!name.chars().allMatch(Character::isDigit) || Long.parseLong(name) == self) {
+                    continue;
+                }
+                if (holds(entry.resolve("fd"), pipes) && isLive(Long.parseLong(name))) {
+                    holders.add(Long.parseLong(name));
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // /proc changes while it is listed; what was read is still right
+        }
+        return holders;
+    }
+
+    private static boolean holds(Path fds, Set<String> pipes) {
+        try (Stream<Path> open = Files.list(fds)) {
+            for (Path fd : open.toList()) {
+                try {
+                    if (pipes.contains(Files.readSymbolicLink(fd).toString())) {
+                        return true;
+                    }
+                } catch (IOException | RuntimeException e) {
+                    // closed while listed
+                }
+            }
+        } catch (IOException | RuntimeException e) {
+            // gone, or another user's
+        }
+        return false;
     }
 
     /** The process group of {@code pid}, or −1 when it is gone or unreadable. */

@@ -16,6 +16,7 @@ import dev.taikai.enginehost.session.EngineFailure;
 import dev.taikai.enginehost.session.EngineIdentity;
 import dev.taikai.enginehost.session.GameEnd;
 import dev.taikai.enginehost.session.LocalEngine;
+import dev.taikai.enginehost.session.MoveReply;
 import dev.taikai.enginehost.session.PositionCommand;
 import dev.taikai.enginehost.session.ProcessTable;
 import dev.taikai.enginehost.session.SearchLimits;
@@ -458,7 +459,8 @@ class FakeEngineSessionTest {
     /**
      * An engine that leaves a process behind outside its process group (a double fork and setsid), holding
      * the engine's standard output and error open: the session still ends, leaving no thread or descriptor
-     * of the driver behind, and the next session works.
+     * of the driver behind, and the process that holds the engine's output dies with the engine (it was
+     * left running under init).
      */
     @Test
     void aProcessThatEscapesTheEngineHoldingItsPipesLeavesNothingOfTheDriver() throws Exception {
@@ -471,10 +473,44 @@ class FakeEngineSessionTest {
             UsiEngine engine = Sessions.start(EngineSpec.of("escaping", command), Variant.MINISHOGI, QUICK);
             long escaped = Long.parseLong(Files.readString(pidFile).strip());
             assertTrue(ProcessHandle.of(escaped).map(ProcessHandle::isAlive).orElse(false), "the escaped process runs");
+            assertTrue(engine.liveProcesses().contains(escaped), "counted as the engine's: " + engine.liveProcesses());
             assertInstanceOf(BestMove.class, engine.go(MINI_START, SearchLimits.nodes(1)));
             engine.close();
-            assertTrue(ProcessHandle.of(escaped).map(ProcessHandle::isAlive).orElse(false), "it escaped the kill");
+            dev.taikai.testkit.Await.until(
+                    Duration.ofSeconds(30),
+                    "the process holding the engine's output is killed with it",
+                    () -> !ProcessHandle.of(escaped).map(ProcessHandle::isAlive).orElse(false));
             leaks.assertNoneLeft(Duration.ofSeconds(30));
+        } finally {
+            String pid = Files.readString(pidFile).strip();
+            if (!pid.isEmpty()) {
+                ProcessHandle.of(Long.parseLong(pid)).ifPresent(ProcessHandle::destroyForcibly);
+            }
+            Files.deleteIfExists(pidFile);
+        }
+    }
+
+    /**
+     * An engine that stalls while a process it left outside its group holds its output: the read of the
+     * output waited for that process, so the stall deadline never became a result and the run hung.
+     */
+    @Test
+    void anEngineThatStallsWhileAnEscapedProcessHoldsItsOutputStillStalls() throws Exception {
+        Path pidFile = Files.createTempFile("escaped", ".pid");
+        List<String> command = new ArrayList<>(List.of(
+                "/bin/sh", "-c", "(setsid sleep 120 & echo $! > " + pidFile + "); exec \"$@\"", "escaping-engine"));
+        command.addAll(FakeEngines.command("--stall-after-go"));
+        try {
+            UsiEngine engine = Sessions.start(EngineSpec.of("escaping", command), Variant.MINISHOGI, QUICK);
+            long escaped = Long.parseLong(Files.readString(pidFile).strip());
+            MoveReply reply = engine.go(MINI_START, SearchLimits.movetime(100));
+            EngineFailure stalled = assertInstanceOf(EngineFailure.class, reply);
+            assertEquals(EngineFailure.Kind.STALL, stalled.kind(), stalled.toString());
+            engine.close();
+            dev.taikai.testkit.Await.until(
+                    Duration.ofSeconds(30),
+                    "the escaped process is killed",
+                    () -> !ProcessHandle.of(escaped).map(ProcessHandle::isAlive).orElse(false));
         } finally {
             String pid = Files.readString(pidFile).strip();
             if (!pid.isEmpty()) {
