@@ -4,6 +4,7 @@ import dev.taikai.enginehost.catalog.EngineSpec;
 import dev.taikai.enginehost.catalog.EngineText;
 import java.nio.file.InvalidPathException;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
 
@@ -14,6 +15,9 @@ import java.util.stream.Collectors;
  * ({@link EngineSpec#fileOptions}), set to a path inside the engine's working directory.
  */
 public final class OptionGate {
+    /** The engine's options named in a refusal at most; an engine may declare thousands. */
+    static final int NAMES_SHOWN = 40;
+
     private OptionGate() {}
 
     /**
@@ -24,12 +28,16 @@ public final class OptionGate {
         if (identity.option(name).isPresent()) {
             return Optional.empty();
         }
-        String has = identity.options().stream()
+        // the engine's names as text that cannot move a terminal's cursor, and not all of a flood of them
+        List<String> names = identity.options().stream()
                 .map(EngineOption::name)
                 .filter(n -> !n.equals(identity.variantOption()))
-                .collect(Collectors.joining(", "));
+                .map(EngineText::shown)
+                .toList();
+        String has = names.stream().limit(NAMES_SHOWN).collect(Collectors.joining(", "))
+                + (names.size() > NAMES_SHOWN ? " and " + (names.size() - NAMES_SHOWN) + " more" : "");
         return Optional.of("option '" + EngineText.shown(name) + "' is not an option of engine '" + spec.id() + "' ("
-                + (has.isEmpty() ? "it lists none" : "it has: " + has) + ")");
+                + (names.isEmpty() ? "it lists none" : "it has: " + has) + ")");
     }
 
     /** Why {@code name} may not be set to {@code value} on this engine, or empty when it may. */
@@ -85,7 +93,8 @@ public final class OptionGate {
                 Long min = number(option.min());
                 Long max = number(option.max());
                 String range = min != null && max != null ? " from " + min + " to " + max : "";
-                Long given = number(value);
+                // written plainly, as the engine gets it: ' 5', '+5' and '012' were checked as 5 and sent as given
+                Long given = value.matches("-?(0|[1-9][0-9]{0,17})") ? number(value) : null;
                 if (given == null || (min != null && given < min) || (max != null && given > max)) {
                     return Optional.of("option '" + option.name() + "' = '" + EngineText.shown(value)
                             + "' is not a whole number" + range + declared);
