@@ -59,9 +59,16 @@ public final class EngineConnection {
 
         @Override
         public void deadlineFired() {
+            exitedBeforeDeadline = !process.process().isAlive();
             process.killTreeOnce(); // ends the waiting caller's read or write; the caller records the stall
         }
     };
+    /**
+     * The engine had exited when a deadline fired: only a process it left behind (outside its group) kept
+     * its output open, so the wait was for an engine that had ended, not one that stalled.
+     */
+    private volatile boolean exitedBeforeDeadline;
+
     private volatile EngineFailure failure;
     private volatile boolean closed;
     /** Whether {@link #send} measures the caller's wait for a CPU: during a timed search. */
@@ -170,7 +177,7 @@ public final class EngineConnection {
             deadline.arm(deadlineNanos);
             line = output.next(true);
             if (!deadline.disarm()) {
-                return null;
+                return exitedBeforeDeadline ? OutputLine.END : null; // an engine that had exited did not stall
             }
         }
         if (line == OutputLine.END && closed) {

@@ -16,7 +16,6 @@ import dev.taikai.enginehost.session.EngineFailure;
 import dev.taikai.enginehost.session.EngineIdentity;
 import dev.taikai.enginehost.session.GameEnd;
 import dev.taikai.enginehost.session.LocalEngine;
-import dev.taikai.enginehost.session.MoveReply;
 import dev.taikai.enginehost.session.PositionCommand;
 import dev.taikai.enginehost.session.ProcessTable;
 import dev.taikai.enginehost.session.SearchLimits;
@@ -496,21 +495,38 @@ class FakeEngineSessionTest {
      */
     @Test
     void anEngineThatStallsWhileAnEscapedProcessHoldsItsOutputStillStalls() throws Exception {
+        EngineFailure stalled = goWithAnEscapedProcess("--stall-after-go");
+        assertEquals(EngineFailure.Kind.STALL, stalled.kind(), stalled.toString());
+    }
+
+    /** An engine that crashes while a process it left outside its group holds its output: it crashed, it did not stall. */
+    @Test
+    void anEngineThatCrashesWhileAnEscapedProcessHoldsItsOutputIsADisconnect() throws Exception {
+        EngineFailure crashed = goWithAnEscapedProcess("--crash-on-go");
+        assertEquals(EngineFailure.Kind.DISCONNECT, crashed.kind(), crashed.toString());
+        assertTrue(crashed.detail().contains("exited with code 3"), crashed.toString());
+    }
+
+    /**
+     * The failure of a {@code go} to the fake engine with {@code fault}, started by a shell that first left
+     * {@code sleep 120} outside the engine's group holding its output; that process dies with the session.
+     */
+    private static EngineFailure goWithAnEscapedProcess(String fault) throws Exception {
         Path pidFile = Files.createTempFile("escaped", ".pid");
         List<String> command = new ArrayList<>(List.of(
                 "/bin/sh", "-c", "(setsid sleep 120 & echo $! > " + pidFile + "); exec \"$@\"", "escaping-engine"));
-        command.addAll(FakeEngines.command("--stall-after-go"));
+        command.addAll(FakeEngines.command(fault));
         try {
             UsiEngine engine = Sessions.start(EngineSpec.of("escaping", command), Variant.MINISHOGI, QUICK);
             long escaped = Long.parseLong(Files.readString(pidFile).strip());
-            MoveReply reply = engine.go(MINI_START, SearchLimits.movetime(100));
-            EngineFailure stalled = assertInstanceOf(EngineFailure.class, reply);
-            assertEquals(EngineFailure.Kind.STALL, stalled.kind(), stalled.toString());
+            EngineFailure failure =
+                    assertInstanceOf(EngineFailure.class, engine.go(MINI_START, SearchLimits.movetime(100)));
             engine.close();
             dev.taikai.testkit.Await.until(
                     Duration.ofSeconds(30),
                     "the escaped process is killed",
                     () -> !ProcessHandle.of(escaped).map(ProcessHandle::isAlive).orElse(false));
+            return failure;
         } finally {
             String pid = Files.readString(pidFile).strip();
             if (!pid.isEmpty()) {
