@@ -212,7 +212,7 @@ public final class Catalog {
         Map<String, String> values = new LinkedHashMap<>();
         if (node != null) {
             for (Map.Entry<String, YamlNode> entry : node.mapping(Set.of()).entrySet()) {
-                values.put(entry.getKey(), entry.getValue().scalar());
+                values.put(entry.getKey(), entry.getValue().text());
             }
         }
         return values;

@@ -112,6 +112,19 @@ public final class YamlNode {
         return scalar.getValue();
     }
 
+    /**
+     * A scalar given as text: YAML's null written out ({@code ~}, {@code null}) is refused, where {@link
+     * #scalar} returns its spelling (an option set to {@code null} was sent as the word); an empty value
+     * stays empty.
+     */
+    public String text() throws ConfigException {
+        String value = scalar();
+        if (node.getTag().equals(org.yaml.snakeyaml.nodes.Tag.NULL) && !value.isEmpty()) {
+            throw error("'" + value + "' is YAML's null: quote it for the word, or leave the value empty for none");
+        }
+        return value;
+    }
+
     public String nonEmpty() throws ConfigException {
         String value = scalar().trim();
         if (value.isEmpty()) {

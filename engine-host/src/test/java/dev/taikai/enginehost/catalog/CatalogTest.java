@@ -62,6 +62,8 @@ class CatalogTest {
                 "engines:\\n  - id: a\\n    command: x\\n    limits:\\n      memory-mb: lots | engines.yaml:5: engines[0].limits.memory-mb: expected a whole number, not 'lots'",
                 "engines:\\n  - id: a\\n    command: x\\n    limits:\\n      max-line-bytes: 10 | engines.yaml:5: engines[0].limits.max-line-bytes: 10 is out of range (256 to 67108864)",
                 "engines:\\n  - id: a\\n    command: x\\n    options: [Hash] | engines.yaml:4: engines[0].options: expected a mapping of keys to values",
+                "engines:\\n  - id: a\\n    command: x\\n    options: {Str: ~} | engines.yaml:4: engines[0].options.Str: '~' is YAML's null: quote it for the word, or leave the value empty for none",
+                "engines:\\n  - id: a\\n    command: x\\n    options: {Str: null} | engines.yaml:4: engines[0].options.Str: 'null' is YAML's null",
                 "engines:\\n  - id: a\\n    command: x\\n    id: b | engines.yaml:4: engines[0]: key 'id' appears twice",
                 "engines:\\n  - id: a\\n    command: x\\n  - id: a\\n    command: y | engines.yaml:4: engines[1]: engine id 'a' is used twice",
                 "engines:\\n  - id: a\\n   command: x | engines.yaml:3: not valid YAML",
