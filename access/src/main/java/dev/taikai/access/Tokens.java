@@ -64,16 +64,17 @@ public final class Tokens {
     public static Tokens read(Path file) throws Invalid {
         try {
             Stamp stamp = Stamp.of(file);
-            return new Tokens(file, parse(file, lines(file)), stamp);
+            return new Tokens(file, parse(file, lines(file, stamp)), stamp);
         } catch (IOException e) {
             throw new Invalid(unreadable(file, e));
         }
     }
 
-    private static List<String> lines(Path file) throws IOException {
-        long size = Files.size(file);
-        if (size > MAX_BYTES) {
-            throw new IOException("it is " + size + " bytes, over the " + MAX_BYTES + " a tokens file may have");
+    /** The file's lines, refused unread when its size, as {@code stamp} has it, is over {@link #MAX_BYTES}. */
+    private static List<String> lines(Path file, Stamp stamp) throws IOException {
+        if (stamp.size() > MAX_BYTES) {
+            throw new IOException(
+                    "it is " + stamp.size() + " bytes, over the " + MAX_BYTES + " a tokens file may have");
         }
         return Files.readAllLines(file, StandardCharsets.UTF_8);
     }
@@ -121,7 +122,7 @@ public final class Tokens {
             if (stamp.equals(readAt)) {
                 return;
             }
-            Parsed parsed = parseLines(file, lines(file));
+            Parsed parsed = parseLines(file, lines(file, stamp));
             byHash = parsed.callers();
             readAt = stamp;
             found = parsed.problems().isEmpty()
@@ -163,7 +164,6 @@ public final class Tokens {
             }
             String where = file + ":" + (i + 1) + ": ";
             String[] words = line.split("\\s+");
-            String hash = words.length == 3 ? words[0].replaceFirst("^sha256:", "") : null;
             Optional<Role> role = words.length == 3 ? Role.byId(words[1]) : Optional.empty();
             if (words.length != 3) {
                 problems.add(where + "expected 'sha256:<hash> <role> <name>', found " + words.length + " words");
@@ -172,7 +172,8 @@ public final class Tokens {
             } else if (role.isEmpty()) {
                 // the word is not quoted: a token pasted there would be logged
                 problems.add(where + "the second word is not a role (admin, referee, worker, viewer)");
-            } else if (callers.putIfAbsent(hash, new Caller(words[2], role.get())) != null) {
+            } else if (callers.putIfAbsent(words[0].substring("sha256:".length()), new Caller(words[2], role.get()))
+                    != null) {
                 problems.add(where + "the same token is listed twice");
             }
         }

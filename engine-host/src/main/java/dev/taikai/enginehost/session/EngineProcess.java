@@ -252,14 +252,7 @@ final class EngineProcess {
      * output open: until it ends, the output never closes, and a read of it would wait for good).
      */
     List<Long> liveProcesses() {
-        List<Long> live =
-                new ArrayList<>(ProcessTable.liveProcessesOf(process.pid(), limitsApplied ? process.pid() : -1));
-        for (long holder : ProcessTable.holdersOf(outputPipes)) {
-            if (!live.contains(holder)) {
-                live.add(holder);
-            }
-        }
-        return live;
+        return ProcessTable.liveProcessesOf(process.pid(), limitsApplied ? process.pid() : -1, outputPipes);
     }
 
     private static void sleepMillis(long millis) {

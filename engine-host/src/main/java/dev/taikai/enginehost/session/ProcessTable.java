@@ -23,6 +23,15 @@ public final class ProcessTable {
 
     /** Live processes in process group {@code groupId} or descended from {@code rootPid}, the root included. */
     public static List<Long> liveProcessesOf(long rootPid, long groupId) {
+        return liveProcessesOf(rootPid, groupId, Set.of());
+    }
+
+    /**
+     * As {@link #liveProcessesOf(long, long)}, and the processes, this one excepted, that hold one of {@code
+     * pipes} open ({@link #outputPipes}): an engine's helper that left its process group (a double fork and
+     * {@code setsid}) and kept the engine's output, whose end of the pipe keeps that output from closing.
+     */
+    public static List<Long> liveProcessesOf(long rootPid, long groupId, Set<String> pipes) {
         List<Long> result = new ArrayList<>();
         ProcessHandle.of(rootPid).ifPresent(root -> {
             if (isLive(root.pid())) {
@@ -34,11 +43,14 @@ public final class ProcessTable {
                     .forEach(result::add);
         });
         if (Files.isDirectory(PROC)) {
+            long self = ProcessHandle.current().pid();
             try (Stream<Path> entries = Files.list(PROC)) {
                 entries.map(p -> p.getFileName().toString())
                         .filter(name -> name.chars().allMatch(Character::isDigit))
                         .map(Long::parseLong)
-                        .filter(pid -> !result.contains(pid) && processGroup(pid) == groupId && isLive(pid))
+                        .filter(pid -> !result.contains(pid)
+                                && (processGroup(pid) == groupId || (pid != self && holds(pid, pipes)))
+                                && isLive(pid))
                         .forEach(result::add);
             } catch (IOException | RuntimeException e) {
                 // /proc changes while it is listed; what was read is still right
@@ -67,35 +79,12 @@ public final class ProcessTable {
         return pipes;
     }
 
-    /**
-     * Live processes, this one excepted, that hold one of {@code pipes} open: an engine's helper that left
-     * its process group (a double fork and {@code setsid}) and kept the engine's output, whose end of the
-     * pipe keeps the engine's output from ever closing. Empty for no pipes.
-     */
-    public static List<Long> holdersOf(Set<String> pipes) {
-        List<Long> holders = new ArrayList<>();
-        if (pipes.isEmpty() || !Files.isDirectory(PROC)) {
-            return holders;
+    /** True when {@code pid} has one of {@code pipes} open; false for none, or a process gone or another user's. */
+    private static boolean holds(long pid, Set<String> pipes) {
+        if (pipes.isEmpty()) {
+            return false;
         }
-        long self = ProcessHandle.current().pid();
-        try (Stream<Path> entries = Files.list(PROC)) {
-            for (Path entry : entries.toList()) {
-                String name = entry.getFileName().toString();
-                if (!name.chars().allMatch(Character::isDigit) || Long.parseLong(name) == self) {
-                    continue;
-                }
-                if (holds(entry.resolve("fd"), pipes) && isLive(Long.parseLong(name))) {
-                    holders.add(Long.parseLong(name));
-                }
-            }
-        } catch (IOException | RuntimeException e) {
-            // /proc changes while it is listed; what was read is still right
-        }
-        return holders;
-    }
-
-    private static boolean holds(Path fds, Set<String> pipes) {
-        try (Stream<Path> open = Files.list(fds)) {
+        try (Stream<Path> open = Files.list(PROC.resolve(pid + "/fd"))) {
             for (Path fd : open.toList()) {
                 try {
                     if (pipes.contains(Files.readSymbolicLink(fd).toString())) {

@@ -206,14 +206,11 @@ final class LeaguePairer implements Pairer {
 
     /**
      * The games paired so far and those of the rounds to come, each paired from the pool as it is now with
-     * the joins and leaves logged for it (an engine taken out plays no more); the spec's count for a
-     * league without an end (0).
+     * the joins and leaves logged for it (an engine taken out plays no more). Asked only of a league with a
+     * round count: one without has no total.
      */
     @Override
     public int gamesExpected(int fromTheSpec) {
-        if (spec.rounds() == 0) {
-            return fromTheSpec;
-        }
         Set<String> pool = new LinkedHashSet<>(league.pool());
         List<LeagueChange> pending = pending(Integer.MAX_VALUE);
         java.util.TreeSet<Integer> starts = new java.util.TreeSet<>(List.of(league.rounds() + 1));
