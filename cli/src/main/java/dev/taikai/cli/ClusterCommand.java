@@ -198,6 +198,14 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
                 throw new ExitCodes.UsageException("a cluster is already recorded in " + dir + "; stop it first with '"
                         + Launcher.command() + " cluster down" + dirOption(dir) + "'");
             }
+            List<ProcessHandle> unrecorded = LocalCluster.startedFrom(dir);
+            if (!unrecorded.isEmpty()) { // a second up while one starts, or what a killed up left behind
+                throw new ExitCodes.UsageException("processes of a cluster in " + dir + " run without a record (pids "
+                        + unrecorded.stream().map(p -> Long.toString(p.pid())).collect(Collectors.joining(", "))
+                        + "): another 'cluster up' there is still starting, or one was killed before it recorded"
+                        + " them; stop them first with '" + Launcher.command() + " cluster down" + dirOption(dir)
+                        + "'");
+            }
             PrintWriter out = spec.commandLine().getOut();
             LocalCluster cluster;
             try {
@@ -710,7 +718,16 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
 
         @Override
         public Integer call() throws Exception {
-            if (!LocalCluster.isRecorded(dir)) { // stopped already: a teardown script's second down is no error
+            if (!LocalCluster.isRecorded(dir)) {
+                List<ProcessHandle> unrecorded = LocalCluster.startedFrom(dir);
+                if (!unrecorded.isEmpty()) { // an 'up' still starting, or one killed before it recorded them
+                    return stop(
+                            "No cluster is recorded in " + dir + " (a 'cluster up' there is still starting, or was"
+                                    + " killed before it recorded its processes)",
+                            unrecorded,
+                            "Cluster in " + dir + " stopped.");
+                }
+                // stopped already: a teardown script's second down is no error
                 spec.commandLine().getOut().println("No cluster runs in " + dir + "; nothing to stop.");
                 return 0;
             }
@@ -729,20 +746,30 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
 
         /** A record that does not read: the members are found by their command lines instead, and stopped. */
         private int stopWithoutRecord(LocalCluster.UnreadableRecord unreadable) throws Exception {
+            return stop(
+                    unreadable.getMessage(),
+                    LocalCluster.startedFrom(dir),
+                    "Cluster in " + dir + " stopped; its record is removed.");
+        }
+
+        /**
+         * Stops {@code found}, the processes of a cluster without a readable record, saying {@code why} before
+         * and {@code done} after.
+         */
+        private int stop(String why, List<ProcessHandle> found, String done) throws Exception {
             var out = spec.commandLine().getOut();
-            List<ProcessHandle> found = LocalCluster.startedFrom(dir);
-            out.println(unreadable.getMessage() + "; stopping the " + found.size()
+            out.println(why + "; stopping the " + found.size()
                     + (found.size() == 1 ? " process" : " processes") + " whose command line names a file in " + dir
                     + (found.isEmpty()
                             ? ""
                             : " (pids "
                                     + found.stream()
                                             .map(p -> Long.toString(p.pid()))
-                                            .collect(java.util.stream.Collectors.joining(", "))
+                                            .collect(Collectors.joining(", "))
                                     + ")"));
             LocalCluster.stopStartedFrom(dir, found, Duration.ofSeconds(40));
             Files.deleteIfExists(dir.resolve("catalog.path"));
-            out.println("Cluster in " + dir + " stopped; its record is removed.");
+            out.println(done);
             return 0;
         }
     }

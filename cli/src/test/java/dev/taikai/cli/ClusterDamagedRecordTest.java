@@ -66,6 +66,42 @@ class ClusterDamagedRecordTest {
         }
     }
 
+    /**
+     * A 'cluster up' killed before it recorded anything (or one still starting) left its processes without
+     * a record: 'down' said there was nothing to stop, and a second 'up' started beside them.
+     */
+    @Test
+    void downStopsTheProcessesOfAnUpThatRecordedNothingAndUpRefusesToStartBesideThem(@TempDir Path dir)
+            throws Exception {
+        Path cluster = Files.createDirectories(dir.resolve("cluster"));
+        Process ours = member(cluster);
+        try {
+            CliRun up = CliRun.of("cluster", "up", "--dir", cluster.toString());
+            assertEquals(2, up.exitCode(), up.err());
+            assertTrue(
+                    up.err()
+                                    .contains("processes of a cluster in " + cluster + " run without a record (pids "
+                                            + ours.pid() + ")")
+                            && up.err().contains("stop them first with './taikai cluster down --dir " + cluster + "'"),
+                    up.err());
+            assertTrue(ours.isAlive(), "a refused up stops nothing");
+
+            CliRun down = CliRun.of("cluster", "down", "--dir", cluster.toString());
+            assertEquals(0, down.exitCode(), down.err());
+            assertTrue(
+                    down.out()
+                            .startsWith("No cluster is recorded in " + cluster + " (a 'cluster up' there is still"
+                                    + " starting, or was killed before it recorded its processes); stopping the 1"
+                                    + " process whose command line names a file in " + cluster + " (pids "
+                                    + ours.pid() + ")"),
+                    down.out());
+            assertTrue(down.out().endsWith("Cluster in " + cluster + " stopped.\n"), down.out());
+            assertTrue(ours.waitFor(30, TimeUnit.SECONDS), "the process is stopped");
+        } finally {
+            ours.destroyForcibly();
+        }
+    }
+
     @Test
     void downStopsATlsClusterWhoseCaIsGone(@TempDir Path dir) throws Exception {
         Process ours = member(dir.resolve("cluster"));
