@@ -166,7 +166,8 @@ public final class Tokens {
             String[] words = line.split("\\s+");
             Optional<Role> role = words.length == 3 ? Role.byId(words[1]) : Optional.empty();
             if (words.length != 3) {
-                problems.add(where + "expected 'sha256:<hash> <role> <name>', found " + words.length + " words");
+                problems.add(where + "expected 'sha256:<hash> <role> <name>', found " + words.length
+                        + (words.length == 1 ? " word" : " words"));
             } else if (!words[0].matches("sha256:[0-9a-f]{64}")) {
                 problems.add(where + "the hash must be 'sha256:' and 64 lowercase hex digits (never the token)");
             } else if (role.isEmpty()) {

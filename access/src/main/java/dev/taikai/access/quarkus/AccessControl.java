@@ -3,6 +3,7 @@ package dev.taikai.access.quarkus;
 import dev.taikai.access.Gate;
 import dev.taikai.access.Policy;
 import dev.taikai.access.Tokens;
+import io.quarkus.runtime.configuration.ConfigurationException;
 import io.smallrye.common.vertx.ContextLocals;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
@@ -61,8 +62,13 @@ public class AccessControl {
 
     @Produces
     @Singleton
-    Gate gate() throws Tokens.Invalid {
-        Gate gate = Gate.configured(tokensFile.orElse(null), disabled).withPublicReads(publicDashboard);
+    Gate gate() {
+        Gate gate;
+        try {
+            gate = Gate.configured(tokensFile.orElse(null), disabled).withPublicReads(publicDashboard);
+        } catch (Tokens.Invalid e) { // the service does not start: Quarkus prints this line alone
+            throw new ConfigurationException(e.getMessage());
+        }
         if (publicDashboard) {
             LOG.warn("the dashboard is public (taikai.dashboard.public=true): anyone may read the tournaments");
         }

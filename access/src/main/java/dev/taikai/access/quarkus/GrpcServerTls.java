@@ -3,6 +3,7 @@ package dev.taikai.access.quarkus;
 import dev.taikai.access.grpc.GrpcTls;
 import io.quarkus.grpc.api.ServerBuilderCustomizer;
 import io.quarkus.grpc.runtime.config.GrpcServerConfiguration;
+import io.quarkus.runtime.configuration.ConfigurationException;
 import io.vertx.grpc.VertxServerBuilder;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -24,7 +25,7 @@ public class GrpcServerTls implements ServerBuilderCustomizer<VertxServerBuilder
             try {
                 builder.nettyBuilder().sslContext(GrpcTls.server(credentials, tls.requireClientCertificates()));
             } catch (SSLException e) {
-                throw new IllegalStateException("cannot set up TLS for gRPC: " + e.getMessage(), e);
+                throw new ConfigurationException("cannot set up TLS for gRPC: " + e.getMessage());
             }
         });
     }

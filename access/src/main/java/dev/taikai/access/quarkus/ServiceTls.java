@@ -5,6 +5,7 @@ import dev.taikai.access.tls.PeerIdentity;
 import dev.taikai.access.tls.TlsCredentials;
 import dev.taikai.access.tls.TlsFiles;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.configuration.ConfigurationException;
 import io.quarkus.tls.CertificateUpdatedEvent;
 import io.quarkus.tls.TlsConfiguration;
 import io.quarkus.tls.TlsConfigurationRegistry;
@@ -93,11 +94,11 @@ public class ServiceTls {
             try {
                 credentials = TlsCredentials.watch(TlsFiles.in(Path.of(directory.get())));
             } catch (IOException | GeneralSecurityException e) {
-                throw new IllegalStateException("taikai.tls.dir=" + directory.get() + ": " + e.getMessage(), e);
+                throw new ConfigurationException("taikai.tls.dir=" + directory.get() + ": " + e.getMessage());
             }
         }
         if (credentials == null && required) {
-            throw new IllegalStateException(
+            throw new ConfigurationException(
                     "taikai.tls.required is true and taikai.tls.dir is not set: this service does not run in"
                             + " plaintext");
         }
@@ -120,7 +121,7 @@ public class ServiceTls {
             case "required" -> true;
             case "optional" -> false;
             default ->
-                throw new IllegalStateException("taikai.tls.client-certificates must be required or optional, not '"
+                throw new ConfigurationException("taikai.tls.client-certificates must be required or optional, not '"
                         + clientCertificates + "'");
         };
     }

@@ -11,6 +11,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.grpc.runtime.health.GrpcHealthStorage;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.configuration.ConfigurationException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
@@ -52,10 +53,14 @@ public class WorkerApplication {
 
     @Produces
     @Singleton
-    EngineHost host(MeterRegistry registry) throws ConfigException {
+    EngineHost host(MeterRegistry registry) {
         Catalog catalog = BuiltinCatalog.get();
         if (catalogFile.isPresent() && !catalogFile.get().isBlank()) {
-            catalog = catalog.with(Catalog.read(Path.of(catalogFile.get())));
+            try {
+                catalog = catalog.with(Catalog.read(Path.of(catalogFile.get())));
+            } catch (ConfigException e) { // the worker does not start: Quarkus prints this line alone
+                throw new ConfigurationException("taikai.worker.catalog: " + e.getMessage());
+            }
         }
         int engineSlots = slots > 0 ? slots : Runtime.getRuntime().availableProcessors();
         host = new EngineHost(workerId, catalog, engineSlots, Timeouts.DEFAULT, new WorkerMetrics(registry));

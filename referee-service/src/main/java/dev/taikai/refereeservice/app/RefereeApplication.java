@@ -22,6 +22,7 @@ import io.netty.handler.ssl.SslContext;
 import io.quarkus.grpc.runtime.health.GrpcHealthStorage;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.configuration.ConfigurationException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
@@ -124,7 +125,7 @@ public class RefereeApplication {
                     ? GrpcTls.client(tls.credentials().get())
                     : null;
         } catch (javax.net.ssl.SSLException e) {
-            throw new IllegalStateException("cannot set up TLS to the workers: " + e.getMessage(), e);
+            throw new ConfigurationException("cannot set up TLS to the workers: " + e.getMessage());
         }
     }
 
@@ -133,9 +134,6 @@ public class RefereeApplication {
     }
 
     void start(@Observes StartupEvent event) {
-        // SIGTERM: health says NOT_SERVING at once, while Quarkus's own shutdown still holds the listener
-        // open, so that probes and balancers see it before anything stops (the drain follows in stop)
-        Runtime.getRuntime().addShutdownHook(new Thread(this::notServing, "referee-not-serving"));
         Properties kafka = tls.kafkaClient();
         kafka.put(CommonClientConfigs.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         kafka.put(CommonClientConfigs.CLIENT_ID_CONFIG, "referee-" + refereeId);
@@ -197,6 +195,10 @@ public class RefereeApplication {
             return t;
         });
         liveStatus.scheduleWithFixedDelay(this::publishStatus, 0, LIVE_STATUS_SECONDS, TimeUnit.SECONDS);
+        // SIGTERM: health says NOT_SERVING at once, while Quarkus's own shutdown still holds the listener
+        // open, so that probes and balancers see it before anything stops (the drain follows in stop); only
+        // once started: a referee that failed to start has no health to change
+        Runtime.getRuntime().addShutdownHook(new Thread(this::notServing, "referee-not-serving"));
         LOG.infof(
                 "referee %s: up to %d games at once, workers %s, Kafka %s, transport allowance %d ms",
                 refereeId, maxGames, workers, bootstrapServers, transportAllowanceMillis);
@@ -250,7 +252,7 @@ public class RefereeApplication {
         try {
             return List.of(BearerToken.fromFile(Path.of(tokenFile.get())).interceptor());
         } catch (java.io.IOException e) {
-            throw new IllegalStateException("cannot read taikai.referee.token-file: " + e.getMessage(), e);
+            throw new ConfigurationException("cannot read taikai.referee.token-file: " + e.getMessage());
         }
     }
 

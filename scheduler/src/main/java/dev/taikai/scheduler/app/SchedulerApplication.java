@@ -17,6 +17,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.grpc.runtime.health.GrpcHealthStorage;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.quarkus.runtime.configuration.ConfigurationException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.inject.Instance;
@@ -95,7 +96,7 @@ public class SchedulerApplication {
             try {
                 catalog = catalog.with(Catalog.read(Path.of(catalogFile.get())));
             } catch (ConfigException e) {
-                throw new IllegalStateException("taikai.scheduler.catalog: " + e.getMessage(), e);
+                throw new ConfigurationException("taikai.scheduler.catalog: " + e.getMessage());
             }
         }
         LOG.infof("scheduler: tournaments may name the engines %s", catalog.ids());

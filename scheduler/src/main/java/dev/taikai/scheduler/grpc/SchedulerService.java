@@ -23,13 +23,27 @@ import io.grpc.Status;
 import io.grpc.stub.ServerCallStreamObserver;
 import io.grpc.stub.StreamObserver;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /** The scheduler's gRPC face over {@link Scheduler}. */
 public class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
-    private final Scheduler scheduler;
+    private final Supplier<Scheduler> schedulers;
 
     public SchedulerService(Scheduler scheduler) {
-        this.scheduler = scheduler;
+        this(() -> scheduler);
+    }
+
+    /**
+     * A service whose scheduler is made on first use: a scheduler that cannot be made (its catalog file
+     * does not read) then fails to start where the application says why in one line, not inside the gRPC
+     * server.
+     */
+    protected SchedulerService(Supplier<Scheduler> schedulers) {
+        this.schedulers = schedulers;
+    }
+
+    private Scheduler scheduler() {
+        return schedulers.get();
     }
 
     @Override
@@ -40,7 +54,7 @@ public class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
             return;
         }
         try {
-            reply(response, scheduler.create(request.getSpec()));
+            reply(response, scheduler().create(request.getSpec()));
         } catch (Refusal refusal) {
             response.onError(status(refusal));
         }
@@ -57,7 +71,7 @@ public class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
         changeLeague(
                 response,
                 request.getTournamentId(),
-                () -> scheduler.joinLeague(request.getTournamentId(), request.getEntrant()));
+                () -> scheduler().joinLeague(request.getTournamentId(), request.getEntrant()));
     }
 
     @Override
@@ -65,7 +79,7 @@ public class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
         changeLeague(
                 response,
                 request.getTournamentId(),
-                () -> scheduler.leaveLeague(request.getTournamentId(), request.getName()));
+                () -> scheduler().leaveLeague(request.getTournamentId(), request.getName()));
     }
 
     private static void changeLeague(
@@ -95,18 +109,18 @@ public class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
         reply(
                 response,
                 ListTournamentsResponse.newBuilder()
-                        .addAllTournaments(scheduler.book().states())
+                        .addAllTournaments(scheduler().book().states())
                         .build());
     }
 
     @Override
     public void getTournament(GetTournamentRequest request, StreamObserver<TournamentState> response) {
-        found(response, request.getTournamentId(), scheduler.book().state(request.getTournamentId()));
+        found(response, request.getTournamentId(), scheduler().book().state(request.getTournamentId()));
     }
 
     @Override
     public void getStandings(GetStandingsRequest request, StreamObserver<Standings> response) {
-        found(response, request.getTournamentId(), scheduler.book().standings(request.getTournamentId()));
+        found(response, request.getTournamentId(), scheduler().book().standings(request.getTournamentId()));
     }
 
     @Override
@@ -121,7 +135,7 @@ public class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
             found(
                     response,
                     request.getTournamentId(),
-                    scheduler.cancel(request.getTournamentId(), request.getReason()));
+                    scheduler().cancel(request.getTournamentId(), request.getReason()));
         } catch (Refusal refusal) {
             response.onError(status(refusal));
         }
@@ -137,7 +151,7 @@ public class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
         }
         String id = request.getTournamentId();
         int limit = request.getLimit() == 0 ? 100 : request.getLimit();
-        found(response, id, scheduler.book().records(id, request.getOffset(), limit));
+        found(response, id, scheduler().book().records(id, request.getOffset(), limit));
     }
 
     @Override
@@ -152,7 +166,7 @@ public class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
                 if (game != null) {
                     progress.setGame(game);
                 }
-                scheduler
+                scheduler()
                         .book()
                         .leader(id)
                         .ifPresent(leader -> progress.setLeader(leader.getKey()).setLeaderPoints(leader.getValue()));
@@ -172,8 +186,8 @@ public class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
                 }
             }
         };
-        stream.setOnCancelHandler(() -> scheduler.book().unwatch(id, watcher));
-        if (!scheduler.book().watch(id, watcher)) {
+        stream.setOnCancelHandler(() -> scheduler().book().unwatch(id, watcher));
+        if (!scheduler().book().watch(id, watcher)) {
             notFound(response, id);
         }
     }
