@@ -75,6 +75,12 @@ public final class TournamentRegistry {
         final List<Watcher> watchers = new CopyOnWriteArrayList<>();
         final long created;
         long updated;
+        /**
+         * How many games past those handed out may still have a record: 0 for a tournament created here; for
+         * one rebuilt from Kafka its concurrency, the most a scheduler can have handed out after the last
+         * state it published before it stopped.
+         */
+        int unpublished;
 
         Tournament(
                 String id, dev.taikai.proto.tournament.v1.TournamentSpec message, TournamentSpec spec, long created) {
@@ -171,6 +177,8 @@ public final class TournamentRegistry {
         }
         t.run.restoreStop(TournamentMessages.stop(state.getStatus(), state.getStatusDetail()));
         t.run.handedOutUpTo(state.getPublishedGames());
+        t.unpublished =
+                TournamentMessages.spec(state.getSpec(), defaultConcurrency).concurrency();
         t.updated = state.getUpdatedUnixMs();
         if (t.league()) {
             for (int i = t.changes.size(); i < state.getLeagueChangesCount(); i++) {
@@ -230,8 +238,9 @@ public final class TournamentRegistry {
 
     /**
      * Counts a finished game: once per id, only when it is the game the plan says (same id, same players in
-     * the same colours, the same engines with the same options) and its record holds up when replayed with
-     * the rules ({@link RecordCheck}); otherwise {@link Counted#REFUSED}, with the reason given to
+     * the same colours, the same engines with the same options), its pairing was handed out (in a rebuilt
+     * tournament: or could have been after its last published state) and its record holds up when replayed
+     * with the rules ({@link RecordCheck}); otherwise {@link Counted#REFUSED}, with the reason given to
      * {@code refused}. Finishing the plan, or an SPRT crossing a bound, stops the tournament. The
      * tournament's update time becomes the game's end at the latest, so a rebuild gives the same state.
      */
@@ -250,6 +259,12 @@ public final class TournamentRegistry {
         if (t.run.paired(game.gameId(), game.sente(), game.gote()).isEmpty()) {
             return Counted.UNKNOWN;
         }
+        if (t.run.order(game.gameId()) >= t.run.handedOut() + t.unpublished) {
+            // planned, but its pairing never went out: a forgery, which would stand for the game's real record
+            refused.accept("game " + game.gameId() + " of " + t.id + " was never handed out (" + t.run.handedOut()
+                    + " of its games have been)");
+            return Counted.REFUSED;
+        }
         Optional<String> problem = engineProblem(read, t.engine(game.sente()), t.engine(game.gote()));
         if (problem.isPresent()) {
             refused.accept(problem.get());
@@ -264,7 +279,6 @@ public final class TournamentRegistry {
         if (counted != Counted.COUNTED) {
             return counted;
         }
-        t.run.handedOutThrough(game.gameId()); // a counted game was handed out, and every one before it
         t.records.add(message);
         t.updated = Math.max(t.updated, message.getFinishedUnixMs());
         TournamentState state = t.state();

@@ -136,6 +136,52 @@ public class TournamentRegistryTest {
         assertEquals(6, book.state("k").orElseThrow().getPlannedGames(), "the tied semifinal's tiebreak pair");
     }
 
+    /**
+     * A record of a planned game whose pairing never went out (a forgery) was counted, and every game
+     * before it was taken as handed out: those were then in play for good, nobody played them, and the
+     * tournament stalled. It is refused now; a rebuilt scheduler still takes the records of games it handed
+     * out after its last published state (at most its concurrency), without taking the games before them
+     * as handed out.
+     */
+    @Test
+    void aRecordOfAGameNeverHandedOutIsRefusedAndStallsNothing() {
+        TournamentRegistry book = new TournamentRegistry(16);
+        book.create("t1", spec(Format.FORMAT_ROUND_ROBIN, 3, 2, 2), 100); // 12 games, 2 at once
+        TournamentRegistry planner = new TournamentRegistry(16); // the same plan, all of it handed out
+        planner.create("t1", spec(Format.FORMAT_ROUND_ROBIN, 3, 2, 12), 100);
+        List<Pairing> plan = planner.nextPairings("t1");
+        assertEquals(12, plan.size());
+
+        List<Pairing> inPlay = book.nextPairings("t1");
+        assertEquals(List.of(0, 1), inPlay.stream().map(Pairing::planIndex).toList());
+        List<String> reasons = new ArrayList<>();
+        assertEquals(
+                TournamentRegistry.Counted.REFUSED, book.count(record(plan.get(9), Result.SENTE_WINS), reasons::add));
+        assertEquals(List.of("game r2-p2-g2 of t1 was never handed out (2 of its games have been)"), reasons);
+        assertEquals(2, book.state("t1").orElseThrow().getPublishedGames());
+        assertEquals(0, book.standings("t1").orElseThrow().getGames());
+
+        assertEquals(TournamentRegistry.Counted.COUNTED, book.count(record(inPlay.get(0), Result.DRAW)));
+        assertEquals(
+                List.of(2),
+                book.nextPairings("t1").stream().map(Pairing::planIndex).toList(),
+                "play goes on");
+
+        // rebuilt from the state published when 3 were handed out: the next 2 may have gone out since
+        TournamentRegistry rebuilt = new TournamentRegistry(16);
+        rebuilt.restore(book.state("t1").orElseThrow());
+        assertEquals(TournamentRegistry.Counted.COUNTED, rebuilt.count(record(inPlay.get(0), Result.DRAW)));
+        assertEquals(TournamentRegistry.Counted.COUNTED, rebuilt.count(record(plan.get(4), Result.DRAW)));
+        assertEquals(TournamentRegistry.Counted.REFUSED, rebuilt.count(record(plan.get(5), Result.DRAW), reasons::add));
+        assertEquals(List.of(), rebuilt.nextPairings("t1"), "games 1 and 2 are in play");
+        assertEquals(TournamentRegistry.Counted.COUNTED, rebuilt.count(record(plan.get(1), Result.DRAW)));
+        assertEquals(TournamentRegistry.Counted.COUNTED, rebuilt.count(record(plan.get(2), Result.DRAW)));
+        assertEquals(
+                List.of(3, 5),
+                rebuilt.nextPairings("t1").stream().map(Pairing::planIndex).toList(),
+                "game 3 is handed out (again, if it was): only a record tells that a game was, and 4 has one");
+    }
+
     @Test
     void pairingsGoOutWithinTheConcurrencyAndEachGameCountsOnce() {
         TournamentRegistry book = new TournamentRegistry(16);

@@ -192,17 +192,6 @@ public final class TournamentRun {
     }
 
     /**
-     * Rebuilding: every game paired up to and including {@code gameId} was handed out before (it is in
-     * play somewhere or counted) and is not handed out again. Unknown ids change nothing.
-     */
-    public void handedOutThrough(String gameId) {
-        Integer i = index.get(gameId);
-        if (i != null) {
-            handedOutUpTo(i + 1);
-        }
-    }
-
-    /**
      * Rebuilding: the first {@code games} games in pairing order were handed out before, also those of
      * rounds that are paired again only as their predecessors' records are counted.
      */
