@@ -1,5 +1,6 @@
 package dev.taikai.refereeservice.remote;
 
+import dev.taikai.enginehost.session.EngineFailure;
 import dev.taikai.proto.worker.v1.Capacity;
 import dev.taikai.proto.worker.v1.EngineWorkerGrpc;
 import dev.taikai.proto.worker.v1.GetCapacityRequest;
@@ -75,6 +76,8 @@ public final class WorkerPool implements AutoCloseable {
      * Opens a session for {@code engine} on the worker with the most free slots, trying the others when it
      * refuses; with {@code logPipes} the session keeps its engine's log (returned at each game's end).
      *
+     * @return the session, or the engine's failure to start: its own (it crashed, say), or when every worker
+     *     refused it for good (INVALID_ARGUMENT: no worker has it in its catalog)
      * @throws Full when every worker that answers has no free slot (or refused for lack of one)
      * @throws WorkerLost when no worker can be reached, or every one refuses for another reason
      */
@@ -88,6 +91,7 @@ public final class WorkerPool implements AutoCloseable {
         List<String> refusals = new ArrayList<>();
         int slots = 0;
         boolean full = false;
+        List<String> refusedForGood = new ArrayList<>();
         for (Map.Entry<String, Capacity> candidate : ranked) {
             Capacity capacity = candidate.getValue();
             if (capacity == UNREACHABLE) {
@@ -105,14 +109,28 @@ public final class WorkerPool implements AutoCloseable {
                 return RemoteSession.open(
                         channelFor(candidate.getKey()), candidate.getKey(), engine, variant, logPipes);
             } catch (WorkerLost e) {
-                full |= e.getCause() != null
-                        && Status.fromThrowable(e.getCause()).getCode() == Status.Code.RESOURCE_EXHAUSTED;
+                Status status = e.getCause() == null ? null : Status.fromThrowable(e.getCause());
+                full |= status != null && status.getCode() == Status.Code.RESOURCE_EXHAUSTED;
+                if (status != null && status.getCode() == Status.Code.INVALID_ARGUMENT) {
+                    refusedForGood.add(candidate.getKey() + ": " + status.getDescription());
+                }
                 refusals.add(candidate.getKey() + ": " + e.getMessage());
             }
         }
         String why = "no worker could start " + engine.engineId() + " (" + String.join("; ", refusals) + ")";
         if (full) {
             throw new Full(why, slots);
+        }
+        if (!refusedForGood.isEmpty() && refusedForGood.size() == ranked.size()) {
+            // every worker answered that it never will (no such engine in its catalog): playing the game again
+            // would hold a game slot for ever, so the engine fails to start, as an engine program that is not
+            // there does on one machine
+            return new RemoteSession.Opened(
+                    null,
+                    new EngineFailure(
+                            EngineFailure.Kind.START_FAILED,
+                            "no worker can start " + engine.engineId() + " (" + String.join("; ", refusedForGood) + ")",
+                            List.of()));
         }
         throw new WorkerLost(why);
     }
