@@ -189,7 +189,8 @@ Taikai.views = (function () {
     t.appendChild(row(['Pentanomial [0, ½, 1, 1½, 2]', '[' + (m.pentanomial || []).join(', ') + ']'], { 'data-measure': 'pentanomial' }));
     if (m.normalized_elo !== undefined) t.appendChild(row(['Normalized Elo', number(m.normalized_elo, 1)]));
     if (m.sprt) {
-      t.appendChild(row(['SPRT [' + m.sprt.elo0 + ', ' + m.sprt.elo1 + ']', 'LLR ' + number(m.sprt.llr, 2) + ' (' +
+      var errors = m.sprt.alpha === undefined ? '' : ' (alpha ' + m.sprt.alpha + ', beta ' + m.sprt.beta + ')';
+      t.appendChild(row(['SPRT [' + m.sprt.elo0 + ', ' + m.sprt.elo1 + ']' + errors, 'LLR ' + number(m.sprt.llr, 2) + ' (' +
         number(m.sprt.lower_bound, 2) + ', ' + number(m.sprt.upper_bound, 2) + '): ' + m.sprt.status], { 'data-measure': 'sprt' }));
     }
     s.appendChild(t);

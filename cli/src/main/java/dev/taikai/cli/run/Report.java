@@ -220,7 +220,8 @@ public final class Report {
             Sprt.Verdict verdict = sprt.verdict(standings.pentanomialPath(a, b));
             out.printf(
                     Locale.ROOT,
-                    "  SPRT [%.1f, %.1f] (normalized Elo, alpha %.2f, beta %.2f): LLR %s (%.2f, %.2f) — %s%s%n",
+                    "  SPRT [%s, %s] (normalized Elo, alpha %s, beta %s): LLR %s (%.2f, %.2f) — %s%s%n",
+                    // as given: rounded, [-1.75, 0.25] with alpha 0.005 read [-1.8, 0.3] and 0.01
                     sprt.elo0(),
                     sprt.elo1(),
                     sprt.alpha(),

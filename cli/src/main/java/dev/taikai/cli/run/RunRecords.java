@@ -736,6 +736,8 @@ final class RunRecords implements AutoCloseable {
             s.put("upper_bound", sprt.upperBound());
             s.put("elo0", sprt.elo0());
             s.put("elo1", sprt.elo1());
+            s.put("alpha", sprt.alpha());
+            s.put("beta", sprt.beta());
             Sprt.Verdict verdict = sprtVerdict = sprt.verdict(path, sprtVerdict);
             s.put("status", verdict.status().name());
             if (verdict.status() != Sprt.Status.CONTINUE) {

@@ -24,7 +24,7 @@ class SprtAndRealEnginesTest {
                 dir.resolve("sprt.yaml"),
                 "name: sprt\nvariant: minishogi\nformat: match\nrounds: 100\ngames: 2\n"
                         + "time-control: nodes 1\nconcurrency: 1\noutput: out\n"
-                        + "sprt: {elo0: 0, elo1: 10, alpha: 0.05, beta: 0.05}\nengines:\n"
+                        + "sprt: {elo0: -0.25, elo1: 10, alpha: 0.045, beta: 0.05}\nengines:\n"
                         + Tournaments.fakeEntry("candidate", "--think-ms", "0")
                         + Tournaments.fakeEntry("baseline", "--think-ms", "0", "--resign"));
         RunPlan plan = TournamentFile.read(dir.resolve("sprt.yaml"));
@@ -37,7 +37,10 @@ class SprtAndRealEnginesTest {
                 >= match.get("sprt").get("upper_bound").asDouble());
         int games = Tournaments.results(plan.output()).get("games").size();
         assertTrue(games < 200 && games % 2 == 0, "stopped early after whole pairs: " + games);
-        assertTrue(run.out().contains("SPRT [0.0, 10.0]"), run.out());
+        // the test as given (rounded to one place, it read [-0.3, 10.0]), and alpha and beta in the file too
+        assertTrue(run.out().contains("SPRT [-0.25, 10.0] (normalized Elo, alpha 0.045, beta 0.05)"), run.out());
+        assertEquals(0.045, match.get("sprt").get("alpha").asDouble());
+        assertEquals(0.05, match.get("sprt").get("beta").asDouble());
         assertTrue(run.out().contains("H1 accepted"), run.out());
     }
 

@@ -63,6 +63,11 @@ class ReportPageTest {
                     .getText();
             assertTrue(
                     sprt.contains(results.get("match").get("sprt").get("status").asText()), sprt);
+            JsonNode test = results.get("match").get("sprt");
+            assertTrue(
+                    sprt.contains("(alpha " + test.get("alpha").asText() + ", beta "
+                            + test.get("beta").asText() + ")"),
+                    "the test's error rates: " + sprt);
             assertFalse(
                     driver.findElements(By.cssSelector("#match .plot canvas")).isEmpty(), "the LLR path is drawn");
             // a run's results have each engine's clock figures (the dashboard's have none)
