@@ -125,12 +125,6 @@ public class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
 
     @Override
     public void cancelTournament(CancelTournamentRequest request, StreamObserver<TournamentState> response) {
-        if (request.getReason().length() > 500) {
-            response.onError(Status.INVALID_ARGUMENT
-                    .withDescription("reason is longer than 500 characters")
-                    .asRuntimeException());
-            return;
-        }
         try {
             found(
                     response,

@@ -253,11 +253,6 @@ public class TournamentResource {
             @QueryParam("reason") @DefaultValue("") String reason,
             @HeaderParam("Accept") @DefaultValue("") String accept) {
         try {
-            EngineText.line("reason", reason, 500);
-        } catch (IllegalArgumentException e) {
-            return error(400, e.getMessage());
-        }
-        try {
             return found(id, scheduler.cancel(id, reason), accept);
         } catch (Refusal refusal) {
             return refused(refusal);

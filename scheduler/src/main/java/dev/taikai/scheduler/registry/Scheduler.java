@@ -112,9 +112,21 @@ public final class Scheduler {
         }
     }
 
+    /**
+     * Cancels a tournament, saying {@code reason} in its state.
+     *
+     * @throws Refusal INVALID for a reason of more than 500 characters or with a control character (it is
+     *     published, kept, and printed on terminals), STOPPED when the tournament has stopped
+     */
     public Optional<TournamentState> cancel(String id, String reason) {
-        return refusing(() -> publisher.cancel(id, reason));
+        return refusing(() -> {
+            EngineText.line("reason", reason, MAX_REASON_CHARS);
+            return publisher.cancel(id, reason);
+        });
     }
+
+    /** The longest reason a cancel may give. */
+    public static final int MAX_REASON_CHARS = 500;
 
     /**
      * An engine joins a league from its next round on.

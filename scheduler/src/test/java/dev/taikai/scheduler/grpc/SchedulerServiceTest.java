@@ -280,6 +280,29 @@ class SchedulerServiceTest {
                         .setTournamentId("nope")
                         .build()));
         assertEquals(io.grpc.Status.Code.NOT_FOUND, e.getStatus().getCode());
+
+        // a reason is published, kept and printed on terminals: HTTP refused control characters, gRPC took them
+        String id = stub.createTournament(CreateTournamentRequest.newBuilder()
+                        .setSpec(TournamentRegistryTest.spec(Format.FORMAT_MATCH, 2, 1, 1))
+                        .build())
+                .getTournamentId();
+        e = assertThrows(
+                StatusRuntimeException.class,
+                () -> stub.cancelTournament(CancelTournamentRequest.newBuilder()
+                        .setTournamentId(id)
+                        .setReason("line1\nFAKE LOG LINE \u001b[31mred\u0000")
+                        .build()));
+        assertEquals(io.grpc.Status.Code.INVALID_ARGUMENT, e.getStatus().getCode());
+        assertTrue(
+                e.getStatus().getDescription().startsWith("reason holds a control character (U+000A at 5)"),
+                e.getStatus().getDescription());
+        assertEquals(
+                Status.STATUS_RUNNING,
+                stub.getTournament(GetTournamentRequest.newBuilder()
+                                .setTournamentId(id)
+                                .build())
+                        .getStatus(),
+                "not cancelled");
     }
 
     @Test
