@@ -180,6 +180,38 @@ public final class GameMessages {
         }
     }
 
+    /**
+     * Refuses a value the kind of {@code tc} has no use for: it would be taken and ignored. For what a user
+     * gives (a new tournament, a join); not for what was taken before (a state rebuilt from Kafka).
+     */
+    public static void refuseUnusedTimes(String field, dev.taikai.proto.common.v1.TimeControl tc) {
+        java.util.Set<String> used = switch (tc.getKind()) {
+            case KIND_SUDDEN_DEATH -> java.util.Set.of("main_ms");
+            case KIND_FISCHER -> java.util.Set.of("main_ms", "increment_ms");
+            case KIND_BYOYOMI -> java.util.Set.of("main_ms", "byoyomi_ms");
+            case KIND_MOVETIME -> java.util.Set.of("movetime_ms");
+            case KIND_NODES -> java.util.Set.of("nodes");
+            case KIND_DEPTH -> java.util.Set.of("depth");
+            default -> null; // no kind: refused as such
+        };
+        if (used == null) {
+            return;
+        }
+        var values = new java.util.LinkedHashMap<String, Long>();
+        values.put("main_ms", tc.getMainMs());
+        values.put("increment_ms", tc.getIncrementMs());
+        values.put("byoyomi_ms", tc.getByoyomiMs());
+        values.put("movetime_ms", tc.getMovetimeMs());
+        values.put("nodes", tc.getNodes());
+        values.put("depth", (long) tc.getDepth());
+        for (var value : values.entrySet()) {
+            if (value.getValue() != 0 && !used.contains(value.getKey())) {
+                throw new IllegalArgumentException(field + "." + value.getKey() + ": a time control of kind "
+                        + tc.getKind().name() + " has none (it would be ignored); leave it out");
+            }
+        }
+    }
+
     private static long positiveTime(String field, long value) {
         if (value <= 0) {
             throw new IllegalArgumentException(field + " must be positive, not " + value);

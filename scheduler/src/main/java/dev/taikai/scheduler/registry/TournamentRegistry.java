@@ -81,11 +81,14 @@ public final class TournamentRegistry {
          * state it published before it stopped.
          */
         int unpublished;
+        /** Games in play at most. */
+        final int concurrency;
 
         Tournament(
                 String id, dev.taikai.proto.tournament.v1.TournamentSpec message, TournamentSpec spec, long created) {
             this.id = id;
             this.message = message;
+            this.concurrency = spec.concurrency();
             this.run = new TournamentRun(
                     spec,
                     spec.format() == Format.LEAGUE
@@ -158,6 +161,7 @@ public final class TournamentRegistry {
      */
     public synchronized TournamentState create(
             String id, dev.taikai.proto.tournament.v1.TournamentSpec message, long nowMillis) {
+        TournamentMessages.refuseIgnoredKeys(message);
         TournamentSpec spec = TournamentMessages.spec(message, defaultConcurrency);
         if (tournaments.containsKey(id)) {
             throw new Refusal(Refusal.Reason.CONFLICT, "tournament id " + id + " is taken");
@@ -177,8 +181,7 @@ public final class TournamentRegistry {
         }
         t.run.restoreStop(TournamentMessages.stop(state.getStatus(), state.getStatusDetail()));
         t.run.handedOutUpTo(state.getPublishedGames());
-        t.unpublished =
-                TournamentMessages.spec(state.getSpec(), defaultConcurrency).concurrency();
+        t.unpublished = t.concurrency;
         t.updated = state.getUpdatedUnixMs();
         if (t.league()) {
             for (int i = t.changes.size(); i < state.getLeagueChangesCount(); i++) {
@@ -214,6 +217,9 @@ public final class TournamentRegistry {
         if (leave) {
             change = t.run.leave(entrant.getName());
         } else {
+            if (entrant.hasTimeControl()) {
+                GameMessages.refuseUnusedTimes("entrant.time_control", entrant.getTimeControl());
+            }
             Entrant parsed = TournamentMessages.entrant("entrant", entrant, t.commonTimeControl);
             if (t.run.entrantsEver() >= TournamentMessages.MAX_ENTRANTS && !t.run.knows(parsed.name())) {
                 throw new IllegalArgumentException(

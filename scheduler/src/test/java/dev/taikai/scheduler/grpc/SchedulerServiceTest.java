@@ -319,6 +319,22 @@ class SchedulerServiceTest {
                                 .setBeta(0.05))
                         .build(),
                 "SPRT counts game pairs");
+        // what the format or time control has no use for would be taken and ignored: refused, as in a file
+        assertRefused(valid.toBuilder().setSeeds(5).build(), "seeds: a gauntlet's number of seeds");
+        assertRefused(
+                valid.toBuilder()
+                        .setLeague(dev.taikai.proto.tournament.v1.LeagueSettings.newBuilder()
+                                .setHalfLifeRounds(-3))
+                        .build(),
+                "league: tunes a league's pairing and ratings; this tournament's format is FORMAT_ROUND_ROBIN");
+        assertRefused(
+                valid.toBuilder()
+                        .setTimeControl(dev.taikai.proto.common.v1.TimeControl.newBuilder()
+                                .setKind(dev.taikai.proto.common.v1.TimeControl.Kind.KIND_MOVETIME)
+                                .setMovetimeMs(100)
+                                .setIncrementMs(5000))
+                        .build(),
+                "time_control.increment_ms: a time control of kind KIND_MOVETIME has none");
         assertRefused(valid.toBuilder().setName("x".repeat(1_000_000)).build(), "name is 1000000 characters long");
         assertRefused(valid.toBuilder().setName("a\ud800b").build(), "name holds a lone surrogate");
         assertRefused(

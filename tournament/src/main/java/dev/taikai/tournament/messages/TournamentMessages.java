@@ -129,6 +129,32 @@ public final class TournamentMessages {
     }
 
     /**
+     * Refuses what a new tournament's message gives that its format or time controls have no use for, as
+     * the tournament file does: taken, it would be ignored. Not for a state rebuilt from Kafka, which was
+     * taken before.
+     */
+    public static void refuseIgnoredKeys(dev.taikai.proto.tournament.v1.TournamentSpec message) {
+        if (message.hasLeague() && message.getFormat() != dev.taikai.proto.tournament.v1.Format.FORMAT_LEAGUE) {
+            throw new IllegalArgumentException("league: tunes a league's pairing and ratings; this tournament's format"
+                    + " is " + message.getFormat().name() + " (format FORMAT_LEAGUE, or leave league out)");
+        }
+        if (message.getSeeds() != 0 && message.getFormat() != dev.taikai.proto.tournament.v1.Format.FORMAT_GAUNTLET) {
+            throw new IllegalArgumentException("seeds: a gauntlet's number of seeds; this tournament's format is "
+                    + message.getFormat().name() + " (format FORMAT_GAUNTLET, or leave seeds out)");
+        }
+        if (message.hasTimeControl()) {
+            GameMessages.refuseUnusedTimes("time_control", message.getTimeControl());
+        }
+        for (int i = 0; i < message.getEntrantsCount(); i++) {
+            if (message.getEntrants(i).hasTimeControl()) {
+                GameMessages.refuseUnusedTimes(
+                        "entrants[" + i + "].time_control",
+                        message.getEntrants(i).getTimeControl());
+            }
+        }
+    }
+
+    /**
      * One entrant of a message, checked: a catalog id (never a command line), a name, options of sensible
      * size, a time control (its own or {@code common}).
      *
@@ -217,7 +243,8 @@ public final class TournamentMessages {
                             case SWISS -> dev.taikai.proto.tournament.v1.Format.FORMAT_SWISS;
                             case KNOCKOUT -> dev.taikai.proto.tournament.v1.Format.FORMAT_KNOCKOUT;
                         })
-                .setSeeds(spec.seeds())
+                // a gauntlet's only: elsewhere the key is refused, as taken and ignored
+                .setSeeds(spec.format() == Format.GAUNTLET ? spec.seeds() : 0)
                 .setRounds(spec.rounds())
                 .setGamesPerPairing(spec.gamesPerPairing())
                 .setRandomOrder(spec.randomOrder())
