@@ -36,6 +36,7 @@ import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -639,6 +640,25 @@ class ClusterTest {
         assertEquals(400, command.statusCode());
         assertTrue(command.body().contains("entrants[1].engine_id"), command.body());
         assertEquals(400, post(api, admin, "").statusCode(), "an empty body");
+        // JSON is UTF-8: other bytes were decoded with replacement characters, which a name then kept
+        String spec = "{\"name\": \"caf\u00e9\", \"variant\": \"VARIANT_MINISHOGI\", \"format\": \"FORMAT_MATCH\","
+                + " \"rounds\": 1, \"gamesPerPairing\": 2, \"timeControl\": {\"kind\": \"KIND_BYOYOMI\","
+                + " \"byoyomiMs\": 100}, \"entrants\": [{\"name\": \"a\", \"engineId\": \"fake-a\"},"
+                + " {\"name\": \"b\", \"engineId\": \"fake-a\"}]";
+        HttpResponse<String> latin1 =
+                post(api, admin, "application/json", (spec + ", \"seed\": 1}").getBytes(StandardCharsets.ISO_8859_1));
+        assertEquals(400, latin1.statusCode(), latin1.body());
+        assertTrue(latin1.body().contains("the body is not UTF-8: a malformed sequence at byte 13"), latin1.body());
+        HttpResponse<String> saidLatin1 = post(
+                api,
+                admin,
+                "application/json; charset=ISO-8859-1",
+                (spec + ", \"seed\": 2}").getBytes(StandardCharsets.ISO_8859_1));
+        assertEquals(400, saidLatin1.statusCode(), saidLatin1.body());
+        assertTrue(saidLatin1.body().contains("the body's charset is 'ISO-8859-1': JSON is UTF-8"), saidLatin1.body());
+        HttpResponse<String> seeds = post(api, admin, spec + ", \"seeds\": 5}");
+        assertEquals(400, seeds.statusCode(), "a key taken and ignored: " + seeds.body());
+        assertTrue(seeds.body().contains("seeds: a gauntlet's number of seeds"), seeds.body());
         HttpResponse<String> binaryGarbage = ClusterProbe.http()
                 .send(
                         HttpRequest.newBuilder(URI.create(api))
@@ -1165,12 +1185,17 @@ class ClusterTest {
     }
 
     private static HttpResponse<String> post(String url, String token, String body) throws Exception {
+        return post(url, token, "application/json", body.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static HttpResponse<String> post(String url, String token, String contentType, byte[] body)
+            throws Exception {
         return ClusterProbe.http()
                 .send(
                         HttpRequest.newBuilder(URI.create(url))
                                 .header("Authorization", "Bearer " + token)
-                                .header("Content-Type", "application/json")
-                                .POST(HttpRequest.BodyPublishers.ofString(body))
+                                .header("Content-Type", contentType)
+                                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                                 .build(),
                         HttpResponse.BodyHandlers.ofString());
     }

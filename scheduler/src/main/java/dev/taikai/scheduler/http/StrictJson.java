@@ -28,6 +28,39 @@ final class StrictJson {
     private StrictJson() {}
 
     /**
+     * A body as text. JSON is UTF-8 (RFC 8259): a body that is not, or whose {@code contentType} names
+     * another charset, is refused, where it was decoded with replacement characters that a tournament's
+     * name then kept.
+     *
+     * @throws IllegalArgumentException naming the charset, or the byte where the body stops being UTF-8
+     */
+    static String utf8(byte[] body, String contentType) {
+        if (contentType != null) {
+            for (String parameter : contentType.split(";")) {
+                String[] pair = parameter.strip().split("=", 2);
+                if (pair.length == 2 && pair[0].strip().equalsIgnoreCase("charset")) {
+                    String charset = pair[1].strip().replace("\"", "");
+                    if (!charset.equalsIgnoreCase("utf-8") && !charset.equalsIgnoreCase("utf8")) {
+                        throw new IllegalArgumentException("the body's charset is '"
+                                + dev.taikai.enginehost.catalog.EngineText.shown(charset)
+                                + "': JSON is UTF-8 (say charset=utf-8, or no charset)");
+                    }
+                }
+            }
+        }
+        var decoder = java.nio.charset.StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(java.nio.charset.CodingErrorAction.REPORT)
+                .onUnmappableCharacter(java.nio.charset.CodingErrorAction.REPORT);
+        java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(body);
+        java.nio.CharBuffer out = java.nio.CharBuffer.allocate(body.length);
+        if (decoder.decode(in, out, true).isError() || decoder.flush(out).isError()) {
+            throw new IllegalArgumentException("the body is not UTF-8: a malformed sequence at byte " + in.position());
+        }
+        return out.flip().toString();
+    }
+
+    /**
      * Merges {@code body} into {@code message}.
      *
      * @throws IllegalArgumentException with a one-line reason when the body is not strict JSON or not

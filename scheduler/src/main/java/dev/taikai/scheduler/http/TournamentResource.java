@@ -61,20 +61,23 @@ public class TournamentResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response create(String body, @HeaderParam("Accept") @DefaultValue("") String accept) {
-        if (body == null || body.length() > MAX_BODY) {
+    public Response create(
+            byte[] body,
+            @HeaderParam("Content-Type") String contentType,
+            @HeaderParam("Accept") @DefaultValue("") String accept) {
+        if (body == null || body.length > MAX_BODY) {
             return error(400, "the body must be a TournamentSpec in JSON of at most 4 MiB");
         }
         TournamentSpec.Builder spec = TournamentSpec.newBuilder();
         try {
-            StrictJson.merge(body, spec);
+            StrictJson.merge(StrictJson.utf8(body, contentType), spec);
         } catch (IllegalArgumentException e) {
             return error(400, e.getMessage());
         }
         return create(spec.build(), accept);
     }
 
-    /** The same as {@link #create(String, String)} from a binary {@code TournamentSpec}. */
+    /** The same as {@link #create(byte[], String, String)} from a binary {@code TournamentSpec}. */
     @POST
     @Consumes(PROTOBUF)
     public Response createFromProtobuf(byte[] body, @HeaderParam("Accept") @DefaultValue("") String accept) {
@@ -263,13 +266,13 @@ public class TournamentResource {
     @POST
     @Path("{id}/entrants")
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response join(@PathParam("id") String id, String body) {
-        if (body == null || body.length() > 64 * 1024) {
+    public Response join(@PathParam("id") String id, byte[] body, @HeaderParam("Content-Type") String contentType) {
+        if (body == null || body.length > 64 * 1024) {
             return error(400, "the body must be an Entrant in JSON of at most 64 KiB");
         }
         dev.taikai.proto.tournament.v1.Entrant.Builder entrant = dev.taikai.proto.tournament.v1.Entrant.newBuilder();
         try {
-            StrictJson.merge(body, entrant);
+            StrictJson.merge(StrictJson.utf8(body, contentType), entrant);
         } catch (IllegalArgumentException e) {
             return error(400, e.getMessage());
         }
