@@ -51,6 +51,8 @@ class ReportTextTest {
             assertTrue(matchJson.get(key).isNull(), "no interval in results.json either: " + key + " " + matchJson);
         }
         assertEquals("0.0", matchJson.get("elo").asText(), "not -0.0");
+        assertFalse(matchJson.get("elo_interval").asBoolean(), matchJson.toString());
+        assertFalse(matchJson.has("elo_infinite"), "a finite Elo: " + matchJson);
 
         CliRun verbose = CliRun.of(
                 concat(match, "--verbose", "-out", dir.resolve("verbose").toString()));

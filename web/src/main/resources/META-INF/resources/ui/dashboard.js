@@ -35,6 +35,11 @@
     return value === undefined || value === null ? 0 : Number(value);
   }
 
+  /** A number as results.json has it: null where it is infinite (or not a number). */
+  function finite(value) {
+    return isFinite(value) ? value : null;
+  }
+
   function fromScore(score) {
     return score <= 0 ? -Infinity : score >= 1 ? Infinity : -400 * Math.log10(1 / score - 1);
   }
@@ -97,8 +102,14 @@
     var entrants = spec.entrants || [];
     if (standings.match && entrants.length === 2) {
       var m = standings.match;
-      var interval = eloInterval(num(m.elo), num(m.eloError));
-      out.match = { engine: entrants[0].name, opponent: entrants[1].name, elo: num(m.elo), elo_lower: interval.lower,
+      // the interval's ends as the API gives them (since they are given), else from the half-width
+      var given = m.eloLower !== undefined;
+      var interval = given ? { lower: finite(num(m.eloLower)), upper: finite(num(m.eloUpper)) }
+        : eloInterval(num(m.elo), num(m.eloError));
+      var elo = num(m.elo);
+      out.match = { engine: entrants[0].name, opponent: entrants[1].name, elo: finite(elo),
+        elo_infinite: isFinite(elo) || isNaN(elo) ? undefined : (elo > 0 ? 1 : -1),
+        elo_interval: given || interval.lower !== null, elo_lower: interval.lower,
         elo_upper: interval.upper, los: num(m.los), draw_ratio: num(m.drawRatio), pentanomial: (m.pentanomial || []).map(num) };
       if (m.llr !== undefined) {
         var sprt = spec.sprt || {};

@@ -179,11 +179,14 @@ Taikai.views = (function () {
     if (!m) return;
     var s = section(container, 'Match ' + m.engine + ' vs ' + m.opponent, 'match');
     var t = table(['Measure', 'Value']);
-    // no interval (both ends null) where the results did not vary; a null end alone is infinite
-    var interval = m.elo_lower == null && m.elo_upper == null ? ' (no interval)'
+    // no interval where the results did not vary (elo_interval false; before it was written, both ends
+    // null); with one, a null end is infinite
+    var given = m.elo_interval !== undefined ? m.elo_interval : !(m.elo_lower == null && m.elo_upper == null);
+    var interval = !given ? ' (no interval)'
       : ' (95%: ' + (m.elo_lower == null ? '-inf' : number(m.elo_lower, 1)) + ' to ' +
         (m.elo_upper == null ? '+inf' : number(m.elo_upper, 1)) + ')';
-    t.appendChild(row(['Elo', number(m.elo, 1) + interval], { 'data-measure': 'elo' }));
+    var elo = m.elo_infinite ? (m.elo_infinite > 0 ? '+inf' : '-inf') : number(m.elo, 1);
+    t.appendChild(row(['Elo', elo + interval], { 'data-measure': 'elo' }));
     t.appendChild(row(['LOS', percent(m.los)], { 'data-measure': 'los' }));
     t.appendChild(row(['Draw ratio', percent(m.draw_ratio)], { 'data-measure': 'draw-ratio' }));
     t.appendChild(row(['Pentanomial [0, ½, 1, 1½, 2]', '[' + (m.pentanomial || []).join(', ') + ']'], { 'data-measure': 'pentanomial' }));

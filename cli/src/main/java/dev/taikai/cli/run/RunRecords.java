@@ -706,8 +706,12 @@ final class RunRecords implements AutoCloseable {
         var wdl = standings.between(first, second);
         EloInterval elo = EloInterval.of(wdl);
         putNumber(m, "elo", elo.elo());
+        if (Double.isInfinite(elo.elo())) { // null above, as every infinite number; its sign is said here
+            m.put("elo_infinite", elo.elo() > 0 ? 1 : -1);
+        }
         // no interval (null) where the report says there is none: one game, or games all alike
         boolean interval = elo.defined(wdl.games());
+        m.put("elo_interval", interval); // with an interval, a null end is infinite (both: -inf to +inf)
         putNumber(m, "elo_error", interval ? elo.error() : Double.NaN);
         putNumber(m, "elo_lower", interval ? elo.lower() : Double.NaN);
         putNumber(m, "elo_upper", interval ? elo.upper() : Double.NaN);

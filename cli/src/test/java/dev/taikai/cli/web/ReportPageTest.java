@@ -84,17 +84,24 @@ class ReportPageTest {
                     .getText();
             assertTrue(elo.endsWith("0.0 (no interval)"), elo);
             // an infinite end (null in results.json) is said as the terminal says it, not as a dash
-            Path oneSided = Tournaments.reportEdited(
+            String unbounded = eloRow(
+                    driver,
                     drawn,
-                    edited -> ((com.fasterxml.jackson.databind.node.ObjectNode) edited.get("match"))
-                            .put("elo", 607.4)
+                    dir.resolve("one-sided"),
+                    match -> match.put("elo", 607.4)
+                            .put("elo_interval", true)
                             .put("elo_lower", 410.1)
-                            .putNull("elo_upper"),
-                    dir.resolve("one-sided"));
-            driver.get(oneSided.toUri().toString());
-            String unbounded = driver.findElement(By.cssSelector("#match tr[data-measure='elo']"))
-                    .getText();
+                            .putNull("elo_upper"));
             assertTrue(unbounded.endsWith("607.4 (95%: 410.1 to +inf)"), unbounded);
+            // an interval infinite at both ends was "(no interval)", and an infinite Elo a dash
+            String open = eloRow(driver, drawn, dir.resolve("both-ends"), match -> match.put("elo_interval", true));
+            assertTrue(open.endsWith("0.0 (95%: -inf to +inf)"), open);
+            String won = eloRow(
+                    driver,
+                    drawn,
+                    dir.resolve("infinite"),
+                    match -> match.put("elo_infinite", 1).putNull("elo"));
+            assertTrue(won.endsWith("+inf (no interval)"), won);
 
             Path kyoto = Tournaments.playRandomGames(dir);
             driver.get(kyoto.resolve("report.html").toUri().toString());
@@ -231,5 +238,21 @@ class ReportPageTest {
     private static String finalBoard(JsonNode game) throws Exception {
         Game replay = Tournaments.replay(game);
         return replay.position().toSfen().split(" ")[0];
+    }
+
+    /** The Elo row of the page of {@code played} with its results' match edited by {@code edit}. */
+    private static String eloRow(
+            org.openqa.selenium.WebDriver driver,
+            Path played,
+            Path dir,
+            java.util.function.Consumer<com.fasterxml.jackson.databind.node.ObjectNode> edit)
+            throws Exception {
+        Path page = Tournaments.reportEdited(
+                played,
+                edited -> edit.accept((com.fasterxml.jackson.databind.node.ObjectNode) edited.get("match")),
+                dir);
+        driver.get(page.toUri().toString());
+        return driver.findElement(By.cssSelector("#match tr[data-measure='elo']"))
+                .getText();
     }
 }

@@ -182,6 +182,33 @@ public class TournamentRegistryTest {
                 "game 3 is handed out (again, if it was): only a record tells that a game was, and 4 has one");
     }
 
+    /**
+     * The API's match statistics give the interval as results.json does: none where the games did not vary
+     * (a half-width of 0 claimed certainty), and its ends where one is infinite (the dashboard, rebuilding
+     * them from the half-width, showed none).
+     */
+    @Test
+    void aMatchsIntervalIsAbsentWhereTheGamesDidNotVaryAndItsEndsMayBeInfinite() {
+        TournamentRegistry drawn = new TournamentRegistry(16);
+        drawn.create("d", spec(Format.FORMAT_MATCH, 2, 1, 2), 100);
+        for (Pairing p : drawn.nextPairings("d")) {
+            drawn.count(record(p, Result.DRAW));
+        }
+        var allDrawn = drawn.standings("d").orElseThrow().getMatch();
+        assertEquals(0.0, allDrawn.getElo());
+        assertFalse(allDrawn.hasEloError() || allDrawn.hasEloLower() || allDrawn.hasEloUpper(), allDrawn.toString());
+
+        TournamentRegistry split = new TournamentRegistry(16);
+        split.create("s", spec(Format.FORMAT_MATCH, 2, 1, 2), 100);
+        for (Pairing p : split.nextPairings("s")) {
+            split.count(record(p, Result.SENTE_WINS)); // e0 wins one, e1 the other
+        }
+        var oneEach = split.standings("s").orElseThrow().getMatch();
+        assertEquals(Double.NEGATIVE_INFINITY, oneEach.getEloLower(), oneEach.toString());
+        assertEquals(Double.POSITIVE_INFINITY, oneEach.getEloUpper(), oneEach.toString());
+        assertFalse(oneEach.hasEloError(), "an infinite half-width is none: " + oneEach);
+    }
+
     @Test
     void pairingsGoOutWithinTheConcurrencyAndEachGameCountsOnce() {
         TournamentRegistry book = new TournamentRegistry(16);

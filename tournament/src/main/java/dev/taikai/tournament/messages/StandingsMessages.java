@@ -63,9 +63,16 @@ public final class StandingsMessages {
             Pentanomial pairs = standings.pentanomial(a, b);
             var match = MatchStatistics.newBuilder()
                     .setElo(elo.elo())
-                    .setEloError(elo.error())
                     .setLos(wdl.los())
                     .setDrawRatio(wdl.drawRatio());
+            // as results.json: no interval where the games did not vary, which a half-width of 0 would
+            // claim as certain
+            if (elo.defined(wdl.games())) {
+                match.setEloLower(elo.lower()).setEloUpper(elo.upper());
+                if (Double.isFinite(elo.error())) {
+                    match.setEloError(elo.error());
+                }
+            }
             for (long count : pairs.counts()) {
                 match.addPentanomial((int) count);
             }
