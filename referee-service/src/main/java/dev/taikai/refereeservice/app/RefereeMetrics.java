@@ -124,12 +124,15 @@ final class RefereeMetrics implements PairingConsumer.Listener {
     }
 
     @Override
-    public void poison(String topic, long offset, String why) {
+    public void poison(String topic, int partition, long offset, String why) {
         Counter.builder("taikai.referee.poison")
                 .description("Unreadable messages set aside")
                 .tag("topic", topic)
                 .register(registry)
                 .increment();
-        BadInputLog.warn("poison-" + topic, topic + " offset " + offset + ": unreadable, skipped: " + why);
+        BadInputLog.warn(
+                "poison-" + topic,
+                topic + " partition " + partition + " offset " + offset + ": unreadable, skipped (kept in "
+                        + dev.taikai.events.Topics.DEAD_LETTERS + "): " + why);
     }
 }

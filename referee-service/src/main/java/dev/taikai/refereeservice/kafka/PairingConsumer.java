@@ -69,7 +69,7 @@ public final class PairingConsumer implements Runnable, AutoCloseable {
 
         default void published(dev.taikai.proto.common.v1.GameRecord record) {}
 
-        default void poison(String topic, long offset, String why) {}
+        default void poison(String topic, int partition, long offset, String why) {}
     }
 
     private record Work(TopicPartition partition, long offset, Pairing pairing) {}
@@ -172,7 +172,7 @@ public final class PairingConsumer implements Runnable, AutoCloseable {
 
     /** Reports an unreadable pairing and copies it to the dead-letter topic; consumption goes on. */
     private void deadLetter(ConsumerRecord<String, byte[]> record, String why) {
-        listener.poison(record.topic(), record.offset(), why);
+        listener.poison(record.topic(), record.partition(), record.offset(), why);
         DeadLetters.copy(producer, record, "referee", why);
     }
 

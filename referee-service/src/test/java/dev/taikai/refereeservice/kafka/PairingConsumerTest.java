@@ -183,7 +183,7 @@ class PairingConsumerTest {
                     pairing -> new PairingConsumer.Played(games.play(pairing, GameObserver.NONE), null),
                     new PairingConsumer.Listener() {
                         @Override
-                        public void poison(String topic, long offset, String why) {
+                        public void poison(String topic, int partition, long offset, String why) {
                             poison.add(why);
                         }
 

@@ -85,12 +85,15 @@ final class SchedulerMetrics implements SchedulerKafka.Listener {
     }
 
     @Override
-    public void poison(String topic, long offset, String why) {
+    public void poison(String topic, int partition, long offset, String why) {
         Counter.builder("taikai.scheduler.poison")
                 .description("Unreadable messages skipped")
                 .tag("topic", topic)
                 .register(registry)
                 .increment();
-        BadInputLog.warn("poison-" + topic, topic + " offset " + offset + ": unreadable, skipped: " + why);
+        BadInputLog.warn(
+                "poison-" + topic,
+                topic + " partition " + partition + " offset " + offset + ": unreadable, skipped (kept in "
+                        + dev.taikai.events.Topics.DEAD_LETTERS + "): " + why);
     }
 }

@@ -52,7 +52,7 @@ public final class SchedulerKafka implements Runnable, AutoCloseable, Scheduler.
 
         default void published(int pairings) {}
 
-        default void poison(String topic, long offset, String why) {}
+        default void poison(String topic, int partition, long offset, String why) {}
 
         /** A record of a planned game that did not hold up (see {@link TournamentRegistry#count}): dead-lettered. */
         default void refused(dev.taikai.proto.common.v1.GameRecord record, String why) {}
@@ -154,7 +154,7 @@ public final class SchedulerKafka implements Runnable, AutoCloseable, Scheduler.
 
     /** Reports an unreadable record and copies it to the dead-letter topic; consumption goes on. */
     private void deadLetter(ConsumerRecord<String, byte[]> record, String why) {
-        listener.poison(record.topic(), record.offset(), why);
+        listener.poison(record.topic(), record.partition(), record.offset(), why);
         copyToDeadLetters(record, why);
     }
 

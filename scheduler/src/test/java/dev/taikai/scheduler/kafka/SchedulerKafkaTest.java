@@ -153,7 +153,7 @@ class SchedulerKafkaTest {
         final AtomicInteger count = new AtomicInteger();
 
         @Override
-        public void poison(String topic, long offset, String why) {
+        public void poison(String topic, int partition, long offset, String why) {
             count.incrementAndGet();
         }
     }
