@@ -152,6 +152,17 @@ public class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
     public void watchTournament(WatchTournamentRequest request, StreamObserver<TournamentProgress> response) {
         ServerCallStreamObserver<TournamentProgress> stream = (ServerCallStreamObserver<TournamentProgress>) response;
         String id = request.getTournamentId();
+        // a caller that does not read keeps no queue here (gRPC would buffer every message for it): while
+        // its stream is not ready, only the latest progress is kept, and sent once it reads again
+        TournamentProgress[] latest = new TournamentProgress[1];
+        stream.setOnReadyHandler(() -> {
+            synchronized (stream) {
+                if (latest[0] != null && stream.isReady() && !stream.isCancelled()) {
+                    stream.onNext(latest[0]);
+                    latest[0] = null;
+                }
+            }
+        });
         TournamentRegistry.Watcher watcher = new TournamentRegistry.Watcher() {
             @Override
             public void progressed(TournamentState state, GameRecord game) {
@@ -165,8 +176,13 @@ public class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
                         .leader(id)
                         .ifPresent(leader -> progress.setLeader(leader.getKey()).setLeaderPoints(leader.getValue()));
                 synchronized (stream) {
-                    if (!stream.isCancelled()) {
+                    if (stream.isCancelled()) {
+                        return;
+                    }
+                    if (stream.isReady()) {
                         stream.onNext(progress.build());
+                    } else {
+                        latest[0] = progress.build();
                     }
                 }
             }
@@ -175,6 +191,10 @@ public class SchedulerService extends SchedulerGrpc.SchedulerImplBase {
             public void stopped(TournamentState state) {
                 synchronized (stream) {
                     if (!stream.isCancelled()) {
+                        if (latest[0] != null) { // the last state: a stream's end waits for what is sent
+                            stream.onNext(latest[0]);
+                            latest[0] = null;
+                        }
                         stream.onCompleted();
                     }
                 }

@@ -129,8 +129,10 @@ class SchedulerServiceTest {
                         });
         // the book sends the state at once as it registers the watcher, under the lock that counting takes
         Await.until(WITHIN, "the watch has the tournament's state", () -> !progress.isEmpty());
-        for (Pairing p : handedOut) {
+        for (Pairing p : handedOut) { // a caller that reads each message before the next game gets every game
+            int before = progress.size();
             book.count(TournamentRegistryTest.record(p, Result.SENTE_WINS));
+            Await.until(WITHIN, "the game's progress", () -> progress.size() > before || done.getCount() == 0);
         }
         assertTrue(done.await(WITHIN.toSeconds(), TimeUnit.SECONDS), "the watch ends when the tournament does");
         assertEquals(List.of(), failed, "the watch ends without an error");
@@ -168,6 +170,60 @@ class SchedulerServiceTest {
                                 .build())
                         .getStatus(),
                 "a finished tournament stays finished");
+    }
+
+    /**
+     * A caller that does not read keeps no queue in the scheduler: gRPC buffered every progress for it (a
+     * game record each), without bound while a league ran. It gets the latest progress when it reads again.
+     */
+    @Test
+    void aWatcherThatDoesNotReadGetsTheLatestProgressWhenItDoes() throws Exception {
+        String id = stub.createTournament(CreateTournamentRequest.newBuilder()
+                        .setSpec(TournamentRegistryTest.spec(Format.FORMAT_MATCH, 2, 2, 8))
+                        .build())
+                .getTournamentId();
+        List<TournamentProgress> progress = new CopyOnWriteArrayList<>();
+        CountDownLatch done = new CountDownLatch(1);
+        io.grpc.stub.ClientCallStreamObserver<?>[] call = new io.grpc.stub.ClientCallStreamObserver<?>[1];
+        SchedulerGrpc.newStub(channel)
+                .watchTournament(
+                        WatchTournamentRequest.newBuilder().setTournamentId(id).build(),
+                        new io.grpc.stub.ClientResponseObserver<WatchTournamentRequest, TournamentProgress>() {
+                            @Override
+                            public void beforeStart(
+                                    io.grpc.stub.ClientCallStreamObserver<WatchTournamentRequest> stream) {
+                                call[0] = stream;
+                                stream.disableAutoRequestWithInitial(1); // reads the first, then nothing
+                            }
+
+                            @Override
+                            public void onNext(TournamentProgress value) {
+                                progress.add(value);
+                            }
+
+                            @Override
+                            public void onError(Throwable t) {
+                                done.countDown();
+                            }
+
+                            @Override
+                            public void onCompleted() {
+                                done.countDown();
+                            }
+                        });
+        Await.until(WITHIN, "the state now", () -> progress.size() == 1);
+        List<Pairing> games = List.copyOf(handedOut);
+        for (Pairing p : games.subList(0, 3)) {
+            book.count(TournamentRegistryTest.record(p, Result.SENTE_WINS));
+        }
+        assertEquals(1, progress.size(), "nothing is read");
+        call[0].request(100);
+        Await.until(WITHIN, "the latest progress", () -> progress.size() == 2);
+        assertEquals(3, progress.get(1).getState().getFinishedGames(), "the latest, not three queued: " + progress);
+        book.count(TournamentRegistryTest.record(games.get(3), Result.SENTE_WINS));
+        assertTrue(done.await(WITHIN.toSeconds(), TimeUnit.SECONDS), "the watch ends when the tournament does");
+        assertEquals(3, progress.size(), "and a reading caller gets the next at once: " + progress);
+        assertEquals(Status.STATUS_FINISHED, progress.get(2).getState().getStatus());
     }
 
     /**
