@@ -326,6 +326,37 @@ class DashboardTest {
     }
 
     /**
+     * A knockout's bracket and winner are on the dashboard, as on report.html: the API did not give them,
+     * and the standings by rating need not put the winner first.
+     */
+    @Test
+    void aKnockoutShowsItsBracketAndItsWinner() throws Exception {
+        String id = submit(
+                "knockout.yaml",
+                String.join(
+                        "\n",
+                        "name: cup",
+                        "variant: minishogi",
+                        "format: knockout",
+                        "games: 2",
+                        "time-control: nodes 1",
+                        "adjudication: {move-limit: 30}",
+                        "catalog: fakes.yaml",
+                        "engines: [fake-a, fake-b, fake-c]",
+                        ""));
+        ClusterProbe.await("the cup ends", WITHIN, () -> admin.state(id).getStatus() == Status.STATUS_FINISHED);
+        driver.get(base + "/ui/index.html#/t/" + id);
+        Await.until(
+                WITHIN,
+                "the bracket's winner",
+                () -> String.valueOf(read("#knockout-winner").get("text")).startsWith("Winner: fake-"),
+                () -> String.valueOf(read("#knockout").get("text")));
+        String bracket = read("#knockout").get("text");
+        assertTrue(bracket.contains("fake-b vs fake-c") && bracket.contains("bye"), bracket);
+        browser.screenshot(SHOTS.resolve("dashboard-knockout.png"));
+    }
+
+    /**
      * The page asked for the state, standings and records at once and stopped refreshing when the state
      * said finished: a state answered after the last games were counted, with records answered before,
      * left "finished: 4 of 4 games" over no game for good. A tournament that does not exist left the page

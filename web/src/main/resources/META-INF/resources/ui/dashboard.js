@@ -98,6 +98,8 @@
       }),
       games: games
     };
+    // a Swiss's table, a knockout's bracket: the API's object is results.json's block under the format's id
+    if (standings.formatOutcome) out[out.tournament.format] = standings.formatOutcome;
     if (!out.standings.length) fromGames(out, standings.league);
     var entrants = spec.entrants || [];
     if (standings.match && entrants.length === 2) {
@@ -334,6 +336,7 @@
         });
         page.top = replace(page.top, function (part) {
           views.standings(part, data);
+          views.format(part, data);
           views.match(part, data, data.llr_path);
           views.league(part, data);
           views.terminations(part, data);

@@ -420,7 +420,14 @@ public final class TournamentRegistry {
                     .setLeague(StandingsMessages.leagueTable(t.run.league().orElseThrow()))
                     .build());
         }
-        return Optional.of(StandingsMessages.toProto(id, t.run.spec(), t.run.standings()));
+        var standings = StandingsMessages.toProto(id, t.run.spec(), t.run.standings());
+        var outcome = t.run.formatOutcome(); // a Swiss's table, a knockout's bracket
+        return Optional.of(
+                outcome.isEmpty()
+                        ? standings
+                        : standings.toBuilder()
+                                .setFormatOutcome(StandingsMessages.struct(outcome))
+                                .build());
     }
 
     /** The leader by points and its points, or empty before any game. */

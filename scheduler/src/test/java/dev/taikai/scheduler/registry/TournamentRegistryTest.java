@@ -209,6 +209,34 @@ public class TournamentRegistryTest {
         assertFalse(oneEach.hasEloError(), "an infinite half-width is none: " + oneEach);
     }
 
+    /** A Swiss's table and a knockout's bracket are in the API's standings, as in results.json. */
+    @Test
+    void theStandingsOfASwissAndAKnockoutHaveItsTableAndItsBracket() {
+        TournamentRegistry book = new TournamentRegistry(16);
+        book.create("sw", spec(Format.FORMAT_SWISS, 4, 2, 16), 100);
+        for (Pairing p : book.nextPairings("sw")) {
+            book.count(record(p, Result.DRAW));
+        }
+        var swiss = book.standings("sw").orElseThrow().getFormatOutcome();
+        assertTrue(swiss.getFieldsOrThrow("after_rounds").getNumberValue() >= 1, swiss.toString());
+        var table = swiss.getFieldsOrThrow("table").getListValue().getValuesList();
+        assertEquals(4, table.size(), swiss.toString());
+        assertEquals(1.0, table.get(0).getStructValue().getFieldsOrThrow("rank").getNumberValue(), swiss.toString());
+
+        book.create("ko", spec(Format.FORMAT_KNOCKOUT, 3, 1, 16), 100);
+        var bracket = book.standings("ko").orElseThrow().getFormatOutcome();
+        assertTrue(bracket.getFieldsOrThrow("winner").hasNullValue(), "no winner yet: " + bracket);
+        var first =
+                bracket.getFieldsOrThrow("rounds").getListValue().getValues(0).getListValue();
+        assertEquals(
+                "bye",
+                first.getValues(0).getStructValue().getFieldsOrThrow("how").getStringValue(),
+                "the best seed's bye: " + bracket);
+
+        book.create("rr", spec(Format.FORMAT_ROUND_ROBIN, 3, 1, 16), 100);
+        assertFalse(book.standings("rr").orElseThrow().hasFormatOutcome(), "a round robin has neither");
+    }
+
     @Test
     void pairingsGoOutWithinTheConcurrencyAndEachGameCountsOnce() {
         TournamentRegistry book = new TournamentRegistry(16);

@@ -123,4 +123,36 @@ public final class StandingsMessages {
         });
         return table.build();
     }
+
+    /**
+     * A format's outcome ({@code TournamentRun.formatOutcome}: maps, lists, strings, numbers, booleans and
+     * nulls) as a protobuf Struct, which the API's JSON gives as the same object results.json has.
+     */
+    public static com.google.protobuf.Struct struct(Map<String, ?> outcome) {
+        com.google.protobuf.Struct.Builder struct = com.google.protobuf.Struct.newBuilder();
+        outcome.forEach((key, value) -> struct.putFields(key, value(value)));
+        return struct.build();
+    }
+
+    private static com.google.protobuf.Value value(Object value) {
+        com.google.protobuf.Value.Builder v = com.google.protobuf.Value.newBuilder();
+        if (value == null) {
+            v.setNullValue(com.google.protobuf.NullValue.NULL_VALUE);
+        } else if (value instanceof Number number) {
+            v.setNumberValue(number.doubleValue());
+        } else if (value instanceof Boolean bool) {
+            v.setBoolValue(bool);
+        } else if (value instanceof Map<?, ?> map) {
+            com.google.protobuf.Struct.Builder struct = com.google.protobuf.Struct.newBuilder();
+            map.forEach((key, item) -> struct.putFields(String.valueOf(key), value(item)));
+            v.setStructValue(struct);
+        } else if (value instanceof java.util.Collection<?> list) {
+            com.google.protobuf.ListValue.Builder items = com.google.protobuf.ListValue.newBuilder();
+            list.forEach(item -> items.addValues(value(item)));
+            v.setListValue(items);
+        } else {
+            v.setStringValue(String.valueOf(value));
+        }
+        return v.build();
+    }
 }
