@@ -178,12 +178,14 @@ public final class TournamentRun {
 
     /**
      * Whether the game at {@code index} is handed out: every game while the run goes on; after an SPRT
-     * verdict the second game of a pair begun, and any game below the last one counted. Those were in play
+     * verdict the second game of a pair begun, and any game up to the last one counted. Those were in play
      * when the bound was crossed; only a run counted again from its records (a resume) still has them to
-     * hand out, since a run hands out in pairing order.
+     * hand out, since a run hands out in pairing order. The last counted itself is passed over (counted),
+     * not stopped at: when it is a pair's first game, its second comes next (a resume stopped there, a pair
+     * short).
      */
     private boolean handOutAfterAStop(int index) {
-        return stop == null || secondOfABegunPair(index) || index < highestCounted;
+        return stop == null || secondOfABegunPair(index) || index <= highestCounted;
     }
 
     /** Every game there is to hand out now, within the concurrency ({@link #handOut}). */

@@ -139,6 +139,42 @@ class TournamentRunTest {
         assertFalse(resumed.gamesLeftToHandOut());
     }
 
+    /**
+     * The same, killed while the games in play at the crossing were played out, once the first game of the
+     * last pair begun was counted and its second was in play: the resumed run stopped at the counted first
+     * game, never reached the second, and ended with a pair short.
+     */
+    @Test
+    void anSprtRunResumedWithTheSecondGameOfItsLastPairInPlayPlaysIt() {
+        TournamentSpec spec = Runs.spec(Format.MATCH, 2, 100, 2, 2, new Sprt(0, 300, 0.2, 0.2));
+        TournamentRun straight = new TournamentRun(spec);
+        List<GameRecord> journal = new ArrayList<>();
+        List<GameAssignment> inPlay = new ArrayList<>(straight.handOut());
+        GameRecord last = null;
+        while (straight.running() || last == null || last.assignment().gameInPairing() % 2 == 0 || inPlay.isEmpty()) {
+            assertFalse(inPlay.isEmpty(), "a moment with a pair's first game counted and its second in play");
+            last = Runs.win(inPlay.remove(0), "e0"); // the oldest ends first
+            straight.count(last);
+            journal.add(last);
+            inPlay.addAll(straight.handOut());
+        }
+        GameAssignment second = inPlay.get(0);
+        assertEquals(
+                last.assignment().gameInPairing() + 1,
+                second.gameInPairing(),
+                ids(inPlay).toString());
+
+        TournamentRun resumed = new TournamentRun(spec);
+        journal.forEach(resumed::count);
+        assertTrue(resumed.gamesLeftToHandOut(), "the second game of the last pair is left to play");
+        List<GameAssignment> again = new ArrayList<>(resumed.handOut());
+        assertEquals(ids(inPlay), ids(again));
+        playOut(straight, inPlay);
+        playOut(resumed, again);
+        assertEquals(countedIds(straight), countedIds(resumed));
+        assertEquals(0, countedIds(resumed).size() % 2, "whole pairs");
+    }
+
     /** Counts the games in play and those handed out after them until the run awaits nothing. */
     private static void playOut(TournamentRun run, List<GameAssignment> inPlay) {
         while (!inPlay.isEmpty()) {
