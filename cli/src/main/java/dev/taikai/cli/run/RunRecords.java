@@ -64,7 +64,9 @@ final class RunRecords implements AutoCloseable {
 
     private final ObjectMapper mapper = new ObjectMapper();
     private final FileChannel journal;
-    private final RandomAccessFile results;
+    /** results.json, open for appending a game in place; opened again after each rewrite (a new file). */
+    private RandomAccessFile results;
+
     private final List<GameRecord> resumed = new ArrayList<>();
     private final List<String> warnings = new ArrayList<>();
     private long gamesEnd;
@@ -189,6 +191,7 @@ final class RunRecords implements AutoCloseable {
         try {
             records.readJournal(journalFile);
             records.restoreGameFiles();
+            records.restoreLogLines();
             records.rewriteResults(null);
             records.rewriteArchives(records.resumed);
             records.writeReport(null, false);
@@ -324,14 +327,21 @@ final class RunRecords implements AutoCloseable {
 
     /**
      * Writes {@code games/<id>.kif} again for every game of the journal whose file is missing or differs (a run
-     * killed between a game's journal line and its KIF) and removes half-written {@code .tmp} files.
+     * killed between a game's journal line and its KIF) and removes half-written {@code .tmp} files (of
+     * games/, logs/ and the folder).
      */
     private void restoreGameFiles() throws IOException {
         Path games = dir.resolve("games");
-        try (var files = Files.list(games)) {
-            for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".tmp"))
-                    .toList()) {
-                Files.deleteIfExists(file);
+        // what a killed run was writing: a game's KIF or log, results.json, an archive or the page
+        for (Path folder : List.of(dir, games, dir.resolve("logs"))) {
+            if (!Files.isDirectory(folder)) {
+                continue;
+            }
+            try (var files = Files.list(folder)) {
+                for (Path file : files.filter(f -> f.getFileName().toString().endsWith(".tmp"))
+                        .toList()) {
+                    Files.deleteIfExists(file);
+                }
             }
         }
         for (GameRecord record : resumed) {
@@ -341,6 +351,42 @@ final class RunRecords implements AutoCloseable {
                     || !Files.readString(kif, StandardCharsets.UTF_8).equals(text)) {
                 writing(kif, () -> writeWhole(kif, text));
             }
+        }
+    }
+
+    /**
+     * Appends to taikai.log the line of every game of the journal that it lacks (a run killed between a
+     * game's journal line and its log line), with the game's own end time, after the lines there.
+     */
+    private void restoreLogLines() throws IOException {
+        Path log = dir.resolve("taikai.log");
+        java.util.Set<String> logged = new java.util.HashSet<>();
+        if (Files.exists(log)) {
+            var gameLine = java.util.regex.Pattern.compile(" game (\\S+): ");
+            try (var lines = Files.lines(log, StandardCharsets.UTF_8)) {
+                lines.forEach(line -> {
+                    var found = gameLine.matcher(line);
+                    if (found.find()) {
+                        logged.add(found.group(1));
+                    }
+                });
+            }
+        }
+        StringBuilder missing = new StringBuilder();
+        for (GameRecord record : resumed) {
+            if (!logged.contains(record.id())) {
+                missing.append(logLine(record));
+            }
+        }
+        if (!missing.isEmpty()) {
+            writing(
+                    log,
+                    () -> Files.writeString(
+                            log,
+                            missing,
+                            StandardCharsets.UTF_8,
+                            StandardOpenOption.CREATE,
+                            StandardOpenOption.APPEND));
         }
     }
 
@@ -487,27 +533,33 @@ final class RunRecords implements AutoCloseable {
         writing(dir.resolve("results.json"), () -> rewriteResultsFile(standings));
     }
 
+    /**
+     * Writes results.json whole or not at all: a new file moved into place, so that a run stopped meanwhile
+     * (a Ctrl-C as a resumed run opens the folder, a kill at the end) leaves the last one whole, where an
+     * in-place rewrite left it cut short.
+     */
     private void rewriteResultsFile(Standings standings) throws IOException {
-        StringBuilder head = new StringBuilder("{\"tournament\":")
-                .append(mapper.writeValueAsString(tournament()))
-                .append(",\n\"games\":[");
-        results.setLength(0);
-        results.seek(0);
-        results.write(head.toString().getBytes(StandardCharsets.UTF_8));
-        gamesWritten = 0;
-        gamesEnd = results.getFilePointer();
+        var text = new java.io.ByteArrayOutputStream();
+        text.write(("{\"tournament\":" + mapper.writeValueAsString(tournament()) + ",\n\"games\":[")
+                .getBytes(StandardCharsets.UTF_8));
+        int games = 0;
         for (GameRecord record : resumed) {
             if (standings == null || standings.contains(record.id())) {
-                results.seek(gamesEnd);
-                results.write(
-                        ((gamesWritten == 0 ? "\n" : ",\n") + mapper.writeValueAsString(GameJson.write(record, mapper)))
-                                .getBytes(StandardCharsets.UTF_8));
-                gamesWritten++;
-                gamesEnd = results.getFilePointer();
+                text.write(((games == 0 ? "\n" : ",\n") + mapper.writeValueAsString(GameJson.write(record, mapper)))
+                        .getBytes(StandardCharsets.UTF_8));
+                games++;
             }
         }
-        results.write(tail(standings).getBytes(StandardCharsets.UTF_8));
-        results.setLength(results.getFilePointer());
+        long end = text.size();
+        text.write(tail(standings).getBytes(StandardCharsets.UTF_8));
+        Path file = dir.resolve("results.json");
+        Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
+        Files.write(temporary, text.toByteArray());
+        results.close();
+        Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        results = new RandomAccessFile(file.toFile(), "rw");
+        gamesWritten = games;
+        gamesEnd = end;
     }
 
     /** Rewrites results.json and the archives from every game counted in {@code standings}, in journal order. */
@@ -562,16 +614,17 @@ final class RunRecords implements AutoCloseable {
 
     /** The run's archives, from the journal's games: written anew (at the start and the end of a run). */
     private void rewriteArchives(List<GameRecord> games) throws RecordsNotWritten {
-        for (String archive : List.of(KIF_ARCHIVE, SFEN_ARCHIVE)) {
-            writing(dir.resolve(archive), () -> Files.deleteIfExists(dir.resolve(archive)));
-        }
         StringBuilder kif = new StringBuilder();
         StringBuilder sfen = new StringBuilder();
         for (GameRecord record : games) {
             kif.append(Kif.write(record, plan.spec().name())).append('\n');
             sfen.append(sfenLine(record)).append('\n');
         }
-        appendToArchives(kif.toString(), sfen.toString());
+        // each whole or not at all: deleted first and then written, a kill between left neither
+        for (var file : Map.of(KIF_ARCHIVE, kif, SFEN_ARCHIVE, sfen).entrySet()) {
+            Path archive = dir.resolve(file.getKey());
+            writing(archive, () -> writeWhole(archive, file.getValue().toString()));
+        }
     }
 
     /**
@@ -770,7 +823,7 @@ final class RunRecords implements AutoCloseable {
 
     /** Closes the journal and results.json (the folder's lock is the caller's). */
     private void closeFiles() throws IOException {
-        try (results) {
+        try (RandomAccessFile open = results) {
             journal.close();
         }
     }

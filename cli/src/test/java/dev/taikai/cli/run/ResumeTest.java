@@ -183,11 +183,32 @@ class ResumeTest {
         Files.delete(lost);
         Path torn = games.resolve(lost.getFileName() + ".tmp");
         Files.writeString(torn, kif.substring(0, kif.length() / 2));
+        // what a kill left of the folder's own files as they were written anew (results.json and the page
+        // are written to a temporary file and moved into place; the archives were deleted, then written)
+        Path out = plan.output();
+        Path tornResults = out.resolve("results.json.tmp");
+        Files.writeString(tornResults, "{\"tournament\":");
+        Path tornLog = Files.createDirectories(out.resolve("logs")).resolve("r1-p1-g1.log.gz.tmp");
+        Files.writeString(tornLog, "x");
+        String archive = Files.readString(out.resolve("all-games.kif"));
+        Files.delete(out.resolve("all-games.kif"));
+        // and a game's line in taikai.log, which comes after its journal line
+        Path log = out.resolve("taikai.log");
+        List<String> logLines = Files.readAllLines(log);
+        String dropped = logLines.stream()
+                .filter(line -> line.contains(" game r1-p1-g1: "))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(logLines.toString()));
+        Files.write(log, logLines.stream().filter(line -> !line.equals(dropped)).toList());
 
         Tournaments.Run resumed = Tournaments.run(plan, Timeouts.DEFAULT);
         assertTrue(resumed.progress().contains("4 already played"), resumed.progress());
         assertEquals(kif, Files.readString(lost), "the lost KIF, as it was written when its game ended");
         assertTrue(Files.notExists(torn), "no half-written file is left");
+        assertTrue(Files.notExists(tornResults) && Files.notExists(tornLog), "nor any other");
+        assertEquals(archive, Files.readString(out.resolve("all-games.kif")), "the archive, whole");
+        assertEquals(4, Tournaments.results(out).get("games").size());
+        assertTrue(Files.readAllLines(log).contains(dropped), "the game's log line, written again");
         try (Stream<Path> files = Files.list(games)) {
             assertEquals(4, files.count());
         }
