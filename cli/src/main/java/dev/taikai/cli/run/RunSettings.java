@@ -121,8 +121,20 @@ final class RunSettings {
      */
     List<String> differencesFrom(RunSettings earlier, int most) {
         List<String> all = new ArrayList<>();
+        // an engine taken out or put in is one line, not one per setting ("options: none, now none")
+        java.util.Set<String> before = engines(earlier.lines);
+        java.util.Set<String> after = engines(lines);
+        java.util.Set<String> gone = new java.util.LinkedHashSet<>(before);
+        gone.removeAll(after);
+        java.util.Set<String> come = new java.util.LinkedHashSet<>(after);
+        come.removeAll(before);
+        gone.forEach(name -> all.add("engine " + name + " (" + earlier.lines.get("engine " + name) + "): not now"));
+        come.forEach(name -> all.add("engine " + name + " (" + lines.get("engine " + name) + "): new"));
         for (Map.Entry<String, String> line : earlier.lines.entrySet()) {
             String now = lines.get(line.getKey());
+            if (ofAny(line.getKey(), gone) || ofAny(line.getKey(), come)) {
+                continue;
+            }
             if (now == null) {
                 all.add(line.getKey() + ": " + line.getValue() + ", now none");
             } else if (!now.equals(line.getValue())) {
@@ -130,7 +142,7 @@ final class RunSettings {
             }
         }
         for (Map.Entry<String, String> line : lines.entrySet()) {
-            if (!earlier.lines.containsKey(line.getKey())) {
+            if (!earlier.lines.containsKey(line.getKey()) && !ofAny(line.getKey(), come)) {
                 all.add(line.getKey() + ": none, now " + line.getValue());
             }
         }
@@ -143,6 +155,38 @@ final class RunSettings {
         List<String> shown = new ArrayList<>(all.subList(0, most));
         shown.add("and " + (all.size() - most) + " more");
         return shown;
+    }
+
+    /** The engines' names: every engine has an {@code engine NAME options} line. */
+    private static java.util.Set<String> engines(Map<String, String> lines) {
+        java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        for (String key : lines.keySet()) {
+            if (key.startsWith("engine ") && key.endsWith(" options")) {
+                names.add(key.substring("engine ".length(), key.length() - " options".length()));
+            }
+        }
+        return names;
+    }
+
+    /** Whether {@code key} is a line of one of the engines {@code names}. */
+    private static boolean ofAny(String key, java.util.Set<String> names) {
+        for (String name : names) {
+            String engine = "engine " + name;
+            if (key.equals(engine)
+                    || (key.startsWith(engine + " ")
+                            && List.of(
+                                            "directory",
+                                            "environment",
+                                            "options",
+                                            "time control",
+                                            "overrun margin",
+                                            "rounds",
+                                            "protocol")
+                                    .contains(key.substring(engine.length() + 1)))) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**

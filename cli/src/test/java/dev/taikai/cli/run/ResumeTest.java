@@ -231,6 +231,21 @@ class ResumeTest {
         assertTrue(
                 e.getMessage().contains("holds 2 games of a different tournament:\n  rounds: 1, now 2\n"),
                 e.getMessage());
+
+        // an engine put in place of another is said as such, not as every setting of both ("options: none,
+        // now none", which says nothing)
+        Files.writeString(
+                dir.resolve("c.yaml"),
+                "name: same\nvariant: minishogi\nrounds: 1\ntime-control: nodes 1\noutput: out\nengines:\n"
+                        + Tournaments.fakeEntry("alpha", "--think-ms", "0")
+                        + Tournaments.fakeEntry("gamma", "--think-ms", "0"));
+        e = org.junit.jupiter.api.Assertions.assertThrows(
+                dev.taikai.enginehost.config.ConfigException.class,
+                () -> Tournaments.run(TournamentFile.read(dir.resolve("c.yaml")), Timeouts.DEFAULT));
+        assertTrue(e.getMessage().contains("  engine beta ("), e.getMessage());
+        assertTrue(e.getMessage().contains("): not now\n  engine gamma ("), e.getMessage());
+        assertTrue(e.getMessage().contains("): new\n"), e.getMessage());
+        assertFalse(e.getMessage().contains("now none") || e.getMessage().contains("none, now"), e.getMessage());
     }
 
     private static List<String> javaCommand(Path file) {
