@@ -220,6 +220,10 @@ public final class TournamentRegistry {
             if (entrant.hasTimeControl()) {
                 GameMessages.refuseUnusedTimes("entrant.time_control", entrant.getTimeControl());
             }
+            if (entrant.getFromRound() != 0 || entrant.getUntilRound() != 0) { // taken and ignored
+                throw new IllegalArgumentException("entrant.from_round, until_round: an engine that joins plays from"
+                        + " the league's next round until it leaves (leave both out)");
+            }
             Entrant parsed = TournamentMessages.entrant("entrant", entrant, t.commonTimeControl);
             if (t.run.entrantsEver() >= TournamentMessages.MAX_ENTRANTS && !t.run.knows(parsed.name())) {
                 throw new IllegalArgumentException(

@@ -247,6 +247,17 @@ class SchedulerServiceTest {
         StatusRuntimeException twice = assertThrows(StatusRuntimeException.class, () -> stub.joinLeague(join));
         assertEquals(io.grpc.Status.Code.ALREADY_EXISTS, twice.getStatus().getCode());
         assertTrue(twice.getStatus().getDescription().contains("'late' is in the league already"), twice.toString());
+        // a join plays from the next round until it leaves: rounds given with it were taken and ignored
+        StatusRuntimeException rounds = assertThrows(
+                StatusRuntimeException.class,
+                () -> stub.joinLeague(join.toBuilder()
+                        .setEntrant(
+                                join.getEntrant().toBuilder().setName("later").setFromRound(-1))
+                        .build()));
+        assertEquals(io.grpc.Status.Code.INVALID_ARGUMENT, rounds.getStatus().getCode());
+        assertTrue(
+                rounds.getStatus().getDescription().startsWith("entrant.from_round, until_round: an engine that joins"),
+                rounds.toString());
 
         stub.cancelTournament(
                 CancelTournamentRequest.newBuilder().setTournamentId(id).build());
@@ -391,6 +402,18 @@ class SchedulerServiceTest {
                                 .setIncrementMs(5000))
                         .build(),
                 "time_control.increment_ms: a time control of kind KIND_MOVETIME has none");
+        assertRefused(
+                valid.toBuilder()
+                        .setEntrants(0, valid.getEntrants(0).toBuilder().setFromRound(2))
+                        .build(),
+                "entrants[0].from_round, until_round: only a league's engines play from or until a round");
+        TournamentSpec league =
+                valid.toBuilder().setFormat(Format.FORMAT_LEAGUE).build();
+        assertRefused(
+                league.toBuilder()
+                        .setEntrants(0, valid.getEntrants(0).toBuilder().setFromRound(-1))
+                        .build(),
+                "entrants[0].from_round, until_round: rounds count from 1, not -1 to 0");
         assertRefused(valid.toBuilder().setName("x".repeat(1_000_000)).build(), "name is 1000000 characters long");
         assertRefused(valid.toBuilder().setName("a\ud800b").build(), "name holds a lone surrogate");
         assertRefused(

@@ -146,10 +146,19 @@ public final class TournamentMessages {
             GameMessages.refuseUnusedTimes("time_control", message.getTimeControl());
         }
         for (int i = 0; i < message.getEntrantsCount(); i++) {
-            if (message.getEntrants(i).hasTimeControl()) {
-                GameMessages.refuseUnusedTimes(
-                        "entrants[" + i + "].time_control",
-                        message.getEntrants(i).getTimeControl());
+            var entrant = message.getEntrants(i);
+            if (entrant.hasTimeControl()) {
+                GameMessages.refuseUnusedTimes("entrants[" + i + "].time_control", entrant.getTimeControl());
+            }
+            if (entrant.getFromRound() < 0 || entrant.getUntilRound() < 0) { // a negative start was taken as 1
+                throw new IllegalArgumentException("entrants[" + i + "].from_round, until_round: rounds count from 1,"
+                        + " not " + entrant.getFromRound() + " to " + entrant.getUntilRound());
+            }
+            if ((entrant.getFromRound() != 0 || entrant.getUntilRound() != 0)
+                    && message.getFormat() != dev.taikai.proto.tournament.v1.Format.FORMAT_LEAGUE) {
+                throw new IllegalArgumentException("entrants[" + i + "].from_round, until_round: only a league's"
+                        + " engines play from or until a round; this tournament's format is "
+                        + message.getFormat().name());
             }
         }
     }
