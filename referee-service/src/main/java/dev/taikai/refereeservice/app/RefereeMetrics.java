@@ -132,7 +132,7 @@ final class RefereeMetrics implements PairingConsumer.Listener {
                 .increment();
         BadInputLog.warn(
                 "poison-" + topic,
-                topic + " partition " + partition + " offset " + offset + ": unreadable, skipped (kept in "
-                        + dev.taikai.events.Topics.DEAD_LETTERS + "): " + why);
+                topic + " partition " + partition + " offset " + offset
+                        + ": unreadable, skipped (kept in the dead-letter topic): " + why);
     }
 }

@@ -93,7 +93,7 @@ final class SchedulerMetrics implements SchedulerKafka.Listener {
                 .increment();
         BadInputLog.warn(
                 "poison-" + topic,
-                topic + " partition " + partition + " offset " + offset + ": unreadable, skipped (kept in "
-                        + dev.taikai.events.Topics.DEAD_LETTERS + "): " + why);
+                topic + " partition " + partition + " offset " + offset
+                        + ": unreadable, skipped (kept in the dead-letter topic): " + why);
     }
 }
