@@ -212,11 +212,14 @@ public final class TournamentFile {
         }
         String key = message.startsWith("SPRT")
                 ? "sprt"
-                : message.startsWith("a match") || message.startsWith("a league")
-                        ? "format"
-                        : message.startsWith("a knockout's rounds") || message.startsWith("the tournament would have")
-                                ? "rounds"
-                                : message.startsWith("a gauntlet") ? "seeds" : "";
+                : message.startsWith("a league plays 1 or 2 games") && f.containsKey("games")
+                        ? "games" // the key that breaks the rule, not the format that makes it
+                        : message.startsWith("a match") || message.startsWith("a league")
+                                ? "format"
+                                : message.startsWith("a knockout's rounds")
+                                                || message.startsWith("the tournament would have")
+                                        ? "rounds"
+                                        : message.startsWith("a gauntlet") ? "seeds" : "";
         if (!f.containsKey(key) && (key.equals("seeds") || key.equals("rounds"))) {
             key = "format";
         }

@@ -178,6 +178,7 @@ class TournamentDefinitionTest {
                 "variant: minishogi\\nformat: knockout\\nengines: [taikai-1, taikai-2, taikai-3]\\nseeds: 1 | t.yaml:4: seeds: a gauntlet's number of seeds (its first engines, which play all the others); this tournament's format is knockout, whose bracket seeds every engine in the order given",
                 "variant: minishogi\\nformat: league\\nrounds: 4\\nengines:\\n  - taikai-1\\n  - taikai-2\\n  - {engine: taikai-3, from-round: 3, until-round: 2} | t.yaml:7: engines[2]: an engine's rounds are from round 1 or later",
                 "variant: minishogi\\nengines: [taikai-1, taikai-2, taikai-3]\\nsprt: {elo0: 0, elo1: 5} | t.yaml:3: sprt: SPRT needs a two-engine match",
+                "variant: minishogi\\nformat: league\\ngames: 3\\nengines: [taikai-1, taikai-2] | t.yaml:3: games: a league plays 1 or 2 games per pairing",
                 "variant: minishogi\\nengines: [taikai-1, taikai-2]\\nsprt: {elo0: 5, elo1: 0} | t.yaml:3: sprt: SPRT needs elo0 < elo1",
                 "variant: minishogi\\nengines: [taikai-1, taikai-2]\\ngames: 1\\nsprt: {elo0: 0, elo1: 5} | t.yaml:4: sprt: SPRT counts game pairs (an opening played with colours swapped): games per pairing must be even, not 1",
                 "variant: minishogi\\nengines: [taikai-1, taikai-2, taikai-3]\\nrounds: 1000000\\ngames: 1000000 | t.yaml:3: rounds: the tournament would have up to 3000000000000 games; at most 1000000",
