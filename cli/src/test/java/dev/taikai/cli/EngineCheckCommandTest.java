@@ -82,6 +82,8 @@ class EngineCheckCommandTest {
         assertEquals(0, run.exitCode(), run.out() + run.err());
         assertTrue(run.outLines().get(0).startsWith("Engine check of taikai-1 ("), run.out());
         assertTrue(run.outLines().get(run.outLines().size() - 1).startsWith("Result: PASS"), run.out());
+        // 'go infinite' ends at stop: a search that had ended sent its move before (-177.0 ms "after stop")
+        assertTrue(run.out().contains("ms after stop"), run.out());
     }
 
     @Test

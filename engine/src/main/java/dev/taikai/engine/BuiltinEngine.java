@@ -30,6 +30,9 @@ public final class BuiltinEngine {
     private Variant variant = Variant.MINISHOGI;
     private Position position = Position.start(Variant.MINISHOGI);
     private volatile boolean stopRequested;
+    /** Told when a stop comes: a 'go infinite' whose search has ended waits for it. */
+    private final Object stopped = new Object();
+
     private Thread searcher;
     /** The search has been run once before any timed move ({@link #warmUp}). */
     private boolean warm;
@@ -81,9 +84,9 @@ public final class BuiltinEngine {
                 case "usinewgame" -> games++;
                 case "position" -> position(line);
                 case "go" -> go(words);
-                case "stop" -> stopRequested = true;
+                case "stop" -> requestStop();
                 case "quit" -> {
-                    stopRequested = true;
+                    requestStop();
                     out.flush();
                     System.exit(0);
                 }
@@ -125,9 +128,14 @@ public final class BuiltinEngine {
                 NOISE[level],
                 nodes > 0 ? nodes : Long.MAX_VALUE,
                 () -> stopRequested || System.nanoTime() > deadline);
+        // 'go infinite' searches until stop (USI): a search that ends sooner keeps its move until then
+        boolean untilStop = java.util.Arrays.asList(words).contains("infinite");
         searcher = new Thread(
                 () -> {
                     int best = search.bestMove(root, depth, iteration -> info(iteration, started));
+                    if (untilStop) {
+                        awaitStop();
+                    }
                     send(best == Move.NONE ? "bestmove resign" : "bestmove " + Usi.format(best, root.variant()));
                 },
                 "search");
@@ -210,9 +218,29 @@ public final class BuiltinEngine {
                 + Usi.format(iteration.move(), position.variant()));
     }
 
+    private void requestStop() {
+        synchronized (stopped) {
+            stopRequested = true;
+            stopped.notifyAll();
+        }
+    }
+
+    private void awaitStop() {
+        synchronized (stopped) {
+            while (!stopRequested) {
+                try {
+                    stopped.wait();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return;
+                }
+            }
+        }
+    }
+
     private void awaitSearcher() {
         if (searcher != null) {
-            stopRequested = true;
+            requestStop();
             try {
                 searcher.join();
             } catch (InterruptedException e) {

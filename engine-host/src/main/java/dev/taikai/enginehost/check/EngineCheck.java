@@ -327,15 +327,25 @@ public final class EngineCheck {
         MoveReply reply = engine.stop();
         if (reply instanceof BestMove best) {
             Optional<String> illegal = illegal(best.move());
+            double afterStop = (best.bestMoveReadNanos() - stopped) / 1e6;
+            // a bestmove read before the stop was written came unasked: 'go infinite' ends only at stop
+            Verdict verdict = illegal.isPresent() || afterStop < 0 ? Verdict.FAIL : Verdict.PASS;
             add(
                     "stop during search",
-                    illegal.isEmpty() ? Verdict.PASS : Verdict.FAIL,
-                    String.format(
-                            Locale.ROOT,
-                            "'go infinite', 'stop' -> bestmove %s %.1f ms after stop%s",
-                            best.move(),
-                            (best.bestMoveReadNanos() - stopped) / 1e6,
-                            illegal.map(i -> ": " + i).orElse("")),
+                    verdict,
+                    afterStop < 0
+                            ? String.format(
+                                    Locale.ROOT,
+                                    "'go infinite' -> bestmove %s %.1f ms before 'stop' was sent: a search with no"
+                                            + " limit must wait for stop (USI)",
+                                    best.move(),
+                                    -afterStop)
+                            : String.format(
+                                    Locale.ROOT,
+                                    "'go infinite', 'stop' -> bestmove %s %.1f ms after stop%s",
+                                    best.move(),
+                                    afterStop,
+                                    illegal.map(i -> ": " + i).orElse("")),
                     true);
         } else {
             add("stop during search", Verdict.FAIL, "'go infinite', 'stop': " + reply, true);
