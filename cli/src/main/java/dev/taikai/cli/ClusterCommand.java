@@ -201,7 +201,7 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
             List<ProcessHandle> unrecorded = LocalCluster.startedFrom(dir);
             if (!unrecorded.isEmpty()) { // a second up while one starts, or what a killed up left behind
                 throw new ExitCodes.UsageException("processes of a cluster in " + dir + " run without a record (pids "
-                        + unrecorded.stream().map(p -> Long.toString(p.pid())).collect(Collectors.joining(", "))
+                        + pids(unrecorded)
                         + "): another 'cluster up' there is still starting, or one was killed before it recorded"
                         + " them; stop them first with '" + Launcher.command() + " cluster down" + dirOption(dir)
                         + "'");
@@ -760,17 +760,16 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
             var out = spec.commandLine().getOut();
             out.println(why + "; stopping the " + found.size()
                     + (found.size() == 1 ? " process" : " processes") + " whose command line names a file in " + dir
-                    + (found.isEmpty()
-                            ? ""
-                            : " (pids "
-                                    + found.stream()
-                                            .map(p -> Long.toString(p.pid()))
-                                            .collect(Collectors.joining(", "))
-                                    + ")"));
+                    + (found.isEmpty() ? "" : " (pids " + pids(found) + ")"));
             LocalCluster.stopStartedFrom(dir, found, Duration.ofSeconds(40));
             Files.deleteIfExists(dir.resolve("catalog.path"));
             out.println(done);
             return 0;
         }
+    }
+
+    /** "12, 34": the ids of {@code processes}. */
+    private static String pids(List<ProcessHandle> processes) {
+        return processes.stream().map(p -> Long.toString(p.pid())).collect(Collectors.joining(", "));
     }
 }

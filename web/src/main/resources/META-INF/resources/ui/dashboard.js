@@ -40,28 +40,6 @@
     return isFinite(value) ? value : null;
   }
 
-  function fromScore(score) {
-    return score <= 0 ? -Infinity : score >= 1 ? Infinity : -400 * Math.log10(1 / score - 1);
-  }
-
-  /**
-   * The ends of a match's 95% Elo interval as results.json has them (elo_lower, elo_upper): the scores
-   * s ± d taken to Elo, where s is the score of the Elo and d the margin whose interval is 2 × error wide
-   * (the API gives the half-width only; the interval is not symmetric in Elo). Both null where there is
-   * no interval: an error of 0 (results all alike), or one that is not finite.
-   */
-  function eloInterval(elo, error) {
-    if (!isFinite(elo) || !isFinite(error) || !(error > 0)) return { lower: null, upper: null };
-    var s = 1 / (1 + Math.pow(10, -elo / 400));
-    var low = 0;
-    var high = Math.min(s, 1 - s);
-    for (var i = 0; i < 100; i++) {
-      var d = (low + high) / 2;
-      if ((fromScore(s + d) - fromScore(s - d)) / 2 < error) low = d; else high = d;
-    }
-    return { lower: fromScore(s - low), upper: fromScore(s + low) };
-  }
-
   /** A record of the API as a game of results.json. */
   function game(record) {
     var a = record.assignment || {};
@@ -104,15 +82,13 @@
     var entrants = spec.entrants || [];
     if (standings.match && entrants.length === 2) {
       var m = standings.match;
-      // the interval's ends as the API gives them (since they are given), else from the half-width
+      // the interval's ends as the API gives them, absent where there is no interval
       var given = m.eloLower !== undefined;
-      var interval = given ? { lower: finite(num(m.eloLower)), upper: finite(num(m.eloUpper)) }
-        : eloInterval(num(m.elo), num(m.eloError));
       var elo = num(m.elo);
       out.match = { engine: entrants[0].name, opponent: entrants[1].name, elo: finite(elo),
         elo_infinite: isFinite(elo) || isNaN(elo) ? undefined : (elo > 0 ? 1 : -1),
-        elo_interval: given || interval.lower !== null, elo_lower: interval.lower,
-        elo_upper: interval.upper, los: num(m.los), draw_ratio: num(m.drawRatio), pentanomial: (m.pentanomial || []).map(num) };
+        elo_interval: given, elo_lower: given ? finite(num(m.eloLower)) : null,
+        elo_upper: given ? finite(num(m.eloUpper)) : null, los: num(m.los), draw_ratio: num(m.drawRatio), pentanomial: (m.pentanomial || []).map(num) };
       if (m.llr !== undefined) {
         var sprt = spec.sprt || {};
         // the verdict where the path first crossed a bound, as results.json has it: the games in play then,

@@ -379,21 +379,27 @@ final class RunRecords implements AutoCloseable {
             }
         }
         if (!missing.isEmpty()) {
-            writing(
-                    log,
-                    () -> Files.writeString(
-                            log,
-                            missing,
-                            StandardCharsets.UTF_8,
-                            StandardOpenOption.CREATE,
-                            StandardOpenOption.APPEND));
+            appendToLog(missing.toString());
         }
+    }
+
+    /** Appends games' lines to taikai.log. */
+    private void appendToLog(String lines) throws RecordsNotWritten {
+        Path log = dir.resolve("taikai.log");
+        writing(
+                log,
+                () -> Files.writeString(
+                        log, lines, StandardCharsets.UTF_8, StandardOpenOption.CREATE, StandardOpenOption.APPEND));
     }
 
     /** Writes {@code file} whole or not at all (a temporary file beside it, moved into place). */
     private static void writeWhole(Path file, String text) throws IOException {
+        writeWhole(file, text.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void writeWhole(Path file, byte[] bytes) throws IOException {
         Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.writeString(temporary, text, StandardCharsets.UTF_8);
+        Files.write(temporary, bytes);
         Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
@@ -429,15 +435,7 @@ final class RunRecords implements AutoCloseable {
             if (System.nanoTime() - reportWrittenNanos >= Math.max(REPORT_EVERY_NANOS, 20 * reportTookNanos)) {
                 writeReport(standings, false);
             }
-            Path log = dir.resolve("taikai.log");
-            writing(
-                    log,
-                    () -> Files.writeString(
-                            log,
-                            logLine(record),
-                            StandardCharsets.UTF_8,
-                            StandardOpenOption.CREATE,
-                            StandardOpenOption.APPEND));
+            appendToLog(logLine(record));
         } catch (RecordsNotWritten e) {
             failed = e;
             throw e;
@@ -473,9 +471,7 @@ final class RunRecords implements AutoCloseable {
         try {
             writing(log, () -> {
                 Files.createDirectories(logs);
-                Path temporary = logs.resolve(gameId + ".log.gz.tmp");
-                Files.write(temporary, gzipped);
-                Files.move(temporary, log, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+                writeWhole(log, gzipped);
             });
         } catch (RecordsNotWritten e) {
             failed = e;
@@ -553,10 +549,8 @@ final class RunRecords implements AutoCloseable {
         long end = text.size();
         text.write(tail(standings).getBytes(StandardCharsets.UTF_8));
         Path file = dir.resolve("results.json");
-        Path temporary = file.resolveSibling(file.getFileName() + ".tmp");
-        Files.write(temporary, text.toByteArray());
         results.close();
-        Files.move(temporary, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        writeWhole(file, text.toByteArray());
         results = new RandomAccessFile(file.toFile(), "rw");
         gamesWritten = games;
         gamesEnd = end;

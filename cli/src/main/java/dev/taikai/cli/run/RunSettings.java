@@ -168,21 +168,16 @@ final class RunSettings {
         return names;
     }
 
+    /** What follows {@code engine NAME } in the lines of an engine's settings ({@link #of}). */
+    private static final List<String> ENGINE_LINES =
+            List.of("directory", "environment", "options", "time control", "overrun margin", "rounds", "protocol");
+
     /** Whether {@code key} is a line of one of the engines {@code names}. */
     private static boolean ofAny(String key, java.util.Set<String> names) {
         for (String name : names) {
             String engine = "engine " + name;
             if (key.equals(engine)
-                    || (key.startsWith(engine + " ")
-                            && List.of(
-                                            "directory",
-                                            "environment",
-                                            "options",
-                                            "time control",
-                                            "overrun margin",
-                                            "rounds",
-                                            "protocol")
-                                    .contains(key.substring(engine.length() + 1)))) {
+                    || (key.startsWith(engine + " ") && ENGINE_LINES.contains(key.substring(engine.length() + 1)))) {
                 return true;
             }
         }

@@ -81,14 +81,11 @@ public final class TournamentRegistry {
          * state it published before it stopped.
          */
         int unpublished;
-        /** Games in play at most. */
-        final int concurrency;
 
         Tournament(
                 String id, dev.taikai.proto.tournament.v1.TournamentSpec message, TournamentSpec spec, long created) {
             this.id = id;
             this.message = message;
-            this.concurrency = spec.concurrency();
             this.run = new TournamentRun(
                     spec,
                     spec.format() == Format.LEAGUE
@@ -181,7 +178,7 @@ public final class TournamentRegistry {
         }
         t.run.restoreStop(TournamentMessages.stop(state.getStatus(), state.getStatusDetail()));
         t.run.handedOutUpTo(state.getPublishedGames());
-        t.unpublished = t.concurrency;
+        t.unpublished = t.run.spec().concurrency();
         t.updated = state.getUpdatedUnixMs();
         if (t.league()) {
             for (int i = t.changes.size(); i < state.getLeagueChangesCount(); i++) {

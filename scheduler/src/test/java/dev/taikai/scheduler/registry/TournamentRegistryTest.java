@@ -189,35 +189,33 @@ public class TournamentRegistryTest {
      */
     @Test
     void aMatchsIntervalIsAbsentWhereTheGamesDidNotVaryAndItsEndsMayBeInfinite() {
-        TournamentRegistry drawn = new TournamentRegistry(16);
-        drawn.create("d", spec(Format.FORMAT_MATCH, 2, 1, 2), 100);
-        for (Pairing p : drawn.nextPairings("d")) {
-            drawn.count(record(p, Result.DRAW));
-        }
-        var allDrawn = drawn.standings("d").orElseThrow().getMatch();
+        var allDrawn = played(spec(Format.FORMAT_MATCH, 2, 1, 2), Result.DRAW).getMatch();
         assertEquals(0.0, allDrawn.getElo());
         assertFalse(allDrawn.hasEloError() || allDrawn.hasEloLower() || allDrawn.hasEloUpper(), allDrawn.toString());
 
-        TournamentRegistry split = new TournamentRegistry(16);
-        split.create("s", spec(Format.FORMAT_MATCH, 2, 1, 2), 100);
-        for (Pairing p : split.nextPairings("s")) {
-            split.count(record(p, Result.SENTE_WINS)); // e0 wins one, e1 the other
-        }
-        var oneEach = split.standings("s").orElseThrow().getMatch();
+        // e0 wins one, e1 the other
+        var oneEach =
+                played(spec(Format.FORMAT_MATCH, 2, 1, 2), Result.SENTE_WINS).getMatch();
         assertEquals(Double.NEGATIVE_INFINITY, oneEach.getEloLower(), oneEach.toString());
         assertEquals(Double.POSITIVE_INFINITY, oneEach.getEloUpper(), oneEach.toString());
         assertFalse(oneEach.hasEloError(), "an infinite half-width is none: " + oneEach);
     }
 
+    /** The standings of {@code spec} once the games it first hands out have ended with {@code result}. */
+    private static dev.taikai.proto.tournament.v1.Standings played(TournamentSpec spec, Result result) {
+        TournamentRegistry book = new TournamentRegistry(16);
+        book.create("t", spec, 100);
+        for (Pairing p : book.nextPairings("t")) {
+            book.count(record(p, result));
+        }
+        return book.standings("t").orElseThrow();
+    }
+
     /** A Swiss's table and a knockout's bracket are in the API's standings, as in results.json. */
     @Test
     void theStandingsOfASwissAndAKnockoutHaveItsTableAndItsBracket() {
+        var swiss = played(spec(Format.FORMAT_SWISS, 4, 2, 16), Result.DRAW).getFormatOutcome();
         TournamentRegistry book = new TournamentRegistry(16);
-        book.create("sw", spec(Format.FORMAT_SWISS, 4, 2, 16), 100);
-        for (Pairing p : book.nextPairings("sw")) {
-            book.count(record(p, Result.DRAW));
-        }
-        var swiss = book.standings("sw").orElseThrow().getFormatOutcome();
         assertTrue(swiss.getFieldsOrThrow("after_rounds").getNumberValue() >= 1, swiss.toString());
         var table = swiss.getFieldsOrThrow("table").getListValue().getValuesList();
         assertEquals(4, table.size(), swiss.toString());

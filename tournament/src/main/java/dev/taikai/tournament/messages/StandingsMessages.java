@@ -128,9 +128,9 @@ public final class StandingsMessages {
      * A format's outcome ({@code TournamentRun.formatOutcome}: maps, lists, strings, numbers, booleans and
      * nulls) as a protobuf Struct, which the API's JSON gives as the same object results.json has.
      */
-    public static com.google.protobuf.Struct struct(Map<String, ?> outcome) {
+    public static com.google.protobuf.Struct struct(Map<?, ?> outcome) {
         com.google.protobuf.Struct.Builder struct = com.google.protobuf.Struct.newBuilder();
-        outcome.forEach((key, value) -> struct.putFields(key, value(value)));
+        outcome.forEach((key, value) -> struct.putFields(String.valueOf(key), value(value)));
         return struct.build();
     }
 
@@ -143,9 +143,7 @@ public final class StandingsMessages {
         } else if (value instanceof Boolean bool) {
             v.setBoolValue(bool);
         } else if (value instanceof Map<?, ?> map) {
-            com.google.protobuf.Struct.Builder struct = com.google.protobuf.Struct.newBuilder();
-            map.forEach((key, item) -> struct.putFields(String.valueOf(key), value(item)));
-            v.setStructValue(struct);
+            v.setStructValue(struct(map));
         } else if (value instanceof java.util.Collection<?> list) {
             com.google.protobuf.ListValue.Builder items = com.google.protobuf.ListValue.newBuilder();
             list.forEach(item -> items.addValues(value(item)));
