@@ -207,9 +207,15 @@ class ClusterTlsTest {
         BigInteger before = served(context, scheduler.httpPort()).getSerialNumber();
         assertEquals(before, served(context, scheduler.grpcPort()).getSerialNumber());
 
+        LocalCluster.Member kafka = cluster.member("kafka");
+        int controllerPort = controllerPort();
+        BigInteger kafkaBefore = served(context, kafka.grpcPort()).getSerialNumber();
+        assertEquals(kafkaBefore, served(context, controllerPort).getSerialNumber());
+
         long start = System.nanoTime();
         certificates.issue("scheduler", ServiceRole.SCHEDULER);
         certificates.issue("worker-1", ServiceRole.WORKER);
+        certificates.issue("kafka", ServiceRole.KAFKA);
         BigInteger now = LocalCa.readCertificate(
                         certificates.folder("scheduler").resolve(TlsFiles.CERTIFICATE))
                 .getSerialNumber();
@@ -227,11 +233,33 @@ class ClusterTlsTest {
                 Duration.ofSeconds(30),
                 "the worker's gRPC port serves its new certificate",
                 () -> workerNow.equals(servedOrNull(context, worker.grpcPort())));
+        // the broker too, on both listeners, without a restart
+        BigInteger kafkaNow = LocalCa.readCertificate(
+                        certificates.folder("kafka").resolve(TlsFiles.CERTIFICATE))
+                .getSerialNumber();
+        assertNotEquals(kafkaBefore, kafkaNow);
+        for (int port : List.of(kafka.grpcPort(), controllerPort)) {
+            Await.until(
+                    Duration.ofSeconds(60),
+                    "the broker's port " + port + " serves its new certificate",
+                    () -> kafkaNow.equals(servedOrNull(context, port)));
+        }
+        assertEquals(kafka.pid(), cluster.member("kafka").pid(), "the same broker process");
+        Path brokerLog = dir.resolve("cluster").resolve("kafka").resolve("broker.log");
+        Await.until(Duration.ofSeconds(30), "the broker's log says it took the new certificate", () -> {
+            try {
+                return Files.readString(brokerLog).contains("changed; the listeners use it for new connections");
+            } catch (IOException e) {
+                return false;
+            }
+        });
         System.out.printf(
                 "certificates replaced on disk served on new connections after %d ms%n",
                 (System.nanoTime() - start) / 1_000_000);
-        // and the services go on working with them: the API answers, the referee still reaches the worker
+        // and the services go on working with them: the API answers, the broker takes new clients, the
+        // referee still reaches the worker
         assertEquals(200, ClusterProbe.status(scheduler.http() + "/q/health/ready"));
+        assertTrue(kafkaAnswers(cluster.kafkaProperties()), "the broker answers a new client");
         try (TlsCredentials referee = TlsCredentials.watch(TlsFiles.in(certificates.folder("referee-1")))) {
             ManagedChannel channel = NettyChannelBuilder.forTarget(worker.grpc())
                     .sslContext(GrpcTls.client(referee))
@@ -343,6 +371,17 @@ class ClusterTlsTest {
             socket.startHandshake();
             return (X509Certificate) socket.getSession().getPeerCertificates()[0];
         }
+    }
+
+    /** The broker's controller listener's port, from the configuration it was started with. */
+    private static int controllerPort() throws IOException {
+        Properties server = new Properties();
+        try (var in =
+                Files.newBufferedReader(dir.resolve("cluster").resolve("kafka").resolve("server.properties"))) {
+            server.load(in);
+        }
+        String voters = server.getProperty("controller.quorum.voters");
+        return Integer.parseInt(voters.substring(voters.lastIndexOf(':') + 1));
     }
 
     private static BigInteger servedOrNull(SSLContext context, int port) {

@@ -43,7 +43,10 @@ class LocalClusterStartTest {
                     () -> Files.exists(cluster.resolve("scheduler.log")) || up.isDone());
             ProcessHandle broker = ProcessHandle.current()
                     .descendants()
-                    .filter(p -> p.info().commandLine().orElse("").contains("kafka.Kafka"))
+                    .filter(p -> p.info()
+                            .commandLine()
+                            .orElse("")
+                            .contains(" " + dev.taikai.deploy.ReloadingBroker.class.getName() + " "))
                     .findFirst()
                     .orElseThrow(() -> new AssertionError("no broker process: " + (up.isDone() ? up.join() : "")));
             long killed = System.nanoTime();

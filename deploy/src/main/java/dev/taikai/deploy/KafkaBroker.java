@@ -27,6 +27,7 @@ public final class KafkaBroker implements AutoCloseable {
 
     private static final int BIND_ATTEMPTS = 3;
     private static final String MEMBER = "kafka";
+    private static final String NODE_ID = "1";
     /** What the broker logs (logger kafka.server.KafkaRaftServer, INFO) once it serves. */
     private static final String STARTED = "Kafka Server started";
 
@@ -36,7 +37,8 @@ public final class KafkaBroker implements AutoCloseable {
      * to {@code superUsers}.
      *
      * @param certificates the broker's folder of {@code tls.crt}, {@code tls.key} (unencrypted PKCS#8) and
-     *     {@code ca.crt}, as a cert-manager Secret holds them
+     *     {@code ca.crt}, as a cert-manager Secret holds them; a certificate replaced there is used for new
+     *     connections within seconds ({@link ReloadingBroker})
      * @param principalRules Kafka's {@code ssl.principal.mapping.rules}: from a certificate's subject to
      *     the principal its ACLs name
      * @param superUsers Kafka's {@code super.users}; the broker's own certificate must map to one of them
@@ -119,8 +121,8 @@ public final class KafkaBroker implements AutoCloseable {
         String protocol = tls == null ? "PLAINTEXT" : "SSL";
         List<String> lines = new ArrayList<>(List.of(
                 "process.roles=broker,controller",
-                "node.id=1",
-                "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
+                "node.id=" + NODE_ID,
+                "controller.quorum.voters=" + NODE_ID + "@127.0.0.1:" + controllerPort,
                 "listeners=BROKER://127.0.0.1:" + brokerPort + ",CONTROLLER://127.0.0.1:" + controllerPort,
                 "advertised.listeners=BROKER://127.0.0.1:" + brokerPort,
                 "controller.listener.names=CONTROLLER",
@@ -178,8 +180,20 @@ public final class KafkaBroker implements AutoCloseable {
             }
         }
         long offset = ProcessLogs.offset(log);
-        Process broker =
-                java(libs, null, "kafka.Kafka", log, true, config.toString()).start();
+        Process broker = (tls == null
+                        ? java(libs, null, "kafka.Kafka", log, true, config.toString())
+                        : java(
+                                libs,
+                                ownCode(),
+                                ReloadingBroker.class.getName(),
+                                log,
+                                true,
+                                config.toString(),
+                                tls.certificates().toString(),
+                                directory.resolve("keystore.pem").toString(),
+                                "127.0.0.1:" + brokerPort,
+                                NODE_ID))
+                .start();
         long deadline = System.nanoTime() + STARTUP.toNanos();
         // Another program listening on the port would accept connections too: the broker says it has started.
         while (!(ProcessLogs.since(log, offset).contains(STARTED) && accepts(brokerPort))) {
@@ -221,19 +235,8 @@ public final class KafkaBroker implements AutoCloseable {
         try (var out = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
             client.store(out, "the operator's client, for the broker's ACLs");
         }
-        String ownCode;
-        try {
-            ownCode = Path.of(KafkaBroker.class
-                            .getProtectionDomain()
-                            .getCodeSource()
-                            .getLocation()
-                            .toURI())
-                    .toString();
-        } catch (java.net.URISyntaxException e) {
-            throw new IOException("cannot find the deploy module's code: " + e.getMessage(), e);
-        }
         long offset = ProcessLogs.offset(log);
-        Process acls = java(libs, ownCode, BrokerAcls.class.getName(), log, false, file.toString())
+        Process acls = java(libs, ownCode(), BrokerAcls.class.getName(), log, false, file.toString())
                 .start();
         if (!acls.waitFor(STARTUP.toSeconds(), TimeUnit.SECONDS) || acls.exitValue() != 0) {
             destroy(acls);
@@ -241,6 +244,20 @@ public final class KafkaBroker implements AutoCloseable {
                     MEMBER,
                     "its ACLs could not be created: " + ProcessLogs.reason(log, offset, "the ACL tool failed"),
                     log);
+        }
+    }
+
+    /** This module's classes (a jar or a folder), for the class path of a JVM on the broker's jars. */
+    private static String ownCode() throws IOException {
+        try {
+            return Path.of(KafkaBroker.class
+                            .getProtectionDomain()
+                            .getCodeSource()
+                            .getLocation()
+                            .toURI())
+                    .toString();
+        } catch (java.net.URISyntaxException e) {
+            throw new IOException("cannot find the deploy module's code: " + e.getMessage(), e);
         }
     }
 
@@ -263,14 +280,7 @@ public final class KafkaBroker implements AutoCloseable {
      * keystore} (readable by this user only) from the certificate folder.
      */
     private static Path keystore(Path certificates, Path keystore) throws IOException {
-        Files.deleteIfExists(keystore);
-        Files.createFile(
-                keystore,
-                java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
-                        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
-        Files.writeString(
-                keystore,
-                Files.readString(certificates.resolve("tls.key")) + Files.readString(certificates.resolve("tls.crt")));
+        ReloadingBroker.writeKeyStore(keystore, ReloadingBroker.keyStoreOf(certificates));
         return keystore;
     }
 

@@ -2,12 +2,14 @@ package dev.taikai.deploy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.taikai.testkit.Await;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerPort;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -31,6 +33,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -68,6 +71,7 @@ class KubernetesManifestsTest {
             "referee", "referee",
             "engine-worker", "worker",
             "kafka", "kafka",
+            "certificate-reload", "kafka",
             "topics", "admin",
             "create", "admin");
     /** The files of a cert-manager certificate's Secret. */
@@ -455,6 +459,7 @@ class KubernetesManifestsTest {
                 }
                 if (container.getName().equals("kafka")) {
                     checkKafkaBroker(container, mount.getMountPath(), where);
+                    checkCertificateReload(pod.getContainers(), container, where);
                 }
             }
         }
@@ -585,6 +590,178 @@ class KubernetesManifestsTest {
         assertEquals("false", env.get("KAFKA_ALLOW_EVERYONE_IF_NO_ACL_FOUND"), where);
         assertEquals(KafkaAcls.PRINCIPAL_RULES, env.get("KAFKA_SSL_PRINCIPAL_MAPPING_RULES"), where);
         assertEquals(KafkaAcls.SUPER_USERS, env.get("KAFKA_SUPER_USERS"), where);
+    }
+
+    /**
+     * Beside the broker, a container of the same image watches the same certificate folder and writes the
+     * same key store, and has the broker reload the settings {@link ReloadingBroker} has the local one reload.
+     */
+    private static void checkCertificateReload(List<Container> containers, Container kafka, String where) {
+        Container reload = containers.stream()
+                .filter(c -> c.getName().equals("certificate-reload"))
+                .findFirst()
+                .orElseThrow(() -> new AssertionError(where + ": no certificate-reload container beside the broker"));
+        assertEquals(kafka.getImage(), reload.getImage(), where + ": the broker's image (its kafka-configs.sh)");
+        Map<String, String> env = env(kafka);
+        String keyStore = env.get("KAFKA_SSL_KEYSTORE_LOCATION");
+        String certificates = env.get("KAFKA_SSL_TRUSTSTORE_LOCATION").replaceFirst("/ca\\.crt$", "");
+        String script = reload.getCommand().get(2);
+        assertEquals(List.of("tls=" + certificates), assignments(script, "tls"), where);
+        assertEquals(List.of("store=" + keyStore), assignments(script, "store"), where);
+        Map<String, String> mounts = new HashMap<>();
+        for (Container container : List.of(kafka, reload)) {
+            for (var mount : container.getVolumeMounts()) {
+                String other = mounts.putIfAbsent(mount.getMountPath(), mount.getName());
+                assertTrue(other == null || other.equals(mount.getName()), where + ": " + mount.getMountPath());
+            }
+        }
+        for (String path : List.of(certificates, keyStore.substring(0, keyStore.lastIndexOf('/')))) {
+            assertTrue(
+                    reload.getVolumeMounts().stream()
+                            .anyMatch(m -> m.getMountPath().equals(path)),
+                    where + ": certificate-reload mounts " + path + " as the broker does");
+        }
+        for (String setting : ReloadingBroker.STORE_SETTINGS) {
+            assertTrue(script.contains(setting + "="), where + ": certificate-reload sets " + setting);
+        }
+    }
+
+    /** The lines of {@code script} that set the shell variable {@code name}. */
+    private static List<String> assignments(String script, String name) {
+        return script.lines().filter(l -> l.startsWith(name + "=")).toList();
+    }
+
+    /**
+     * The certificate-reload container's script, run as written but on folders of this test and a stand-in
+     * for kafka-configs.sh that records its arguments: it leaves an unchanged certificate alone; after a
+     * renewal it writes the key store (the key, then the certificate; its owner's only) and asks the broker
+     * once, saying what the broker answered; a refused change is not asked again until the files change.
+     */
+    @Test
+    void theBrokersCertificateReloadRunsOnceAChange() throws Exception {
+        Path copy = work.resolve("k8s");
+        copyTree(K8S, copy);
+        Container reload = null;
+        for (HasMetadata object :
+                parse(run(List.of("kubectl", "kustomize", copy.resolve("base").toString())), "base")) {
+            if (object instanceof StatefulSet set && set.getMetadata().getName().equals("kafka")) {
+                reload = set.getSpec().getTemplate().getSpec().getContainers().stream()
+                        .filter(c -> c.getName().equals("certificate-reload"))
+                        .findFirst()
+                        .orElseThrow();
+            }
+        }
+        assertNotNull(reload, "the base has the kafka StatefulSet");
+        Path tls = Files.createDirectories(work.resolve("tls"));
+        Path stores = Files.createDirectories(work.resolve("keystore"));
+        Path store = stores.resolve("keystore.pem");
+        Path calls = work.resolve("calls");
+        Path answer = work.resolve("answer");
+        Path configs = work.resolve("kafka-configs.sh");
+        Files.writeString(configs, "#!/bin/sh\necho \"$*\" >> " + calls + "\nexit $(cat " + answer + ")\n");
+        configs.toFile().setExecutable(true);
+        Files.writeString(answer, "0");
+        Files.writeString(tls.resolve("ca.crt"), "ca\n");
+        renew(tls, "1");
+        Files.writeString(store, "key 1\ncertificate 1\n"); // as the broker's container writes it at start
+        String script = reload.getCommand().get(2);
+        for (String[] setting : new String[][] {
+            {"tls", tls.toString()}, {"store", store.toString()}, {"configs", configs.toString()}, {"every", "0.1"}
+        }) {
+            assertEquals(1, assignments(script, setting[0]).size(), setting[0]);
+            script = script.replaceFirst("(?m)^" + setting[0] + "=.*$", setting[0] + "=" + setting[1]);
+        }
+        // the loop's sleep, counted: a round of the loop is a line in ticks
+        Path bin = Files.createDirectories(work.resolve("bin"));
+        Path ticks = work.resolve("ticks");
+        Files.writeString(bin.resolve("sleep"), "#!/bin/sh\necho >> " + ticks + "\nexec /bin/sleep \"$@\"\n");
+        bin.resolve("sleep").toFile().setExecutable(true);
+        ProcessBuilder builder = new ProcessBuilder("sh", "-c", script)
+                .redirectErrorStream(true)
+                .redirectOutput(work.resolve("out").toFile());
+        builder.environment().put("HOSTNAME", "kafka-2");
+        builder.environment().put("PATH", bin + ":" + System.getenv("PATH"));
+        Process process = builder.start();
+        try {
+            awaitRounds(ticks, 3);
+            assertEquals(List.of(), lines(calls), "nothing changed, nothing asked");
+            String expected = "--bootstrap-server kafka-2.kafka-headless:9092 --command-config "
+                    + stores.resolve("reload.properties")
+                    + " --entity-type brokers --entity-name 3 --alter --add-config "
+                    + ReloadingBroker.STORE_SETTINGS.get(0) + "=" + store + ","
+                    + ReloadingBroker.STORE_SETTINGS.get(1) + "=" + tls.resolve("ca.crt");
+
+            renew(tls, "2");
+            Await.until(
+                    Duration.ofSeconds(30),
+                    "the broker asked once",
+                    () -> lines(calls).size() == 1);
+            assertEquals(List.of(expected), lines(calls));
+            assertEquals("key 2\ncertificate 2\n", Files.readString(store));
+            assertEquals(
+                    "rw-------",
+                    java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(store)));
+            Await.until(
+                    Duration.ofSeconds(30),
+                    "said so",
+                    () -> lines(work.resolve("out")).size() == 1);
+            assertTrue(lines(work.resolve("out")).get(0).endsWith("changed; the listeners use it for new connections"));
+            awaitRounds(ticks, 3);
+            assertEquals(1, lines(calls).size(), "asked once for one change");
+
+            Files.writeString(answer, "1");
+            renew(tls, "3");
+            Await.until(
+                    Duration.ofSeconds(30),
+                    "the broker asked again",
+                    () -> lines(calls).size() == 2);
+            Await.until(
+                    Duration.ofSeconds(30),
+                    "said so",
+                    () -> lines(work.resolve("out")).size() == 2);
+            assertTrue(lines(work.resolve("out")).get(1).contains("the broker kept the one in use"));
+            awaitRounds(ticks, 3);
+            assertEquals(2, lines(calls).size(), "a refused change is not asked again");
+            Files.writeString(answer, "0");
+            renew(tls, "4");
+            Await.until(
+                    Duration.ofSeconds(30),
+                    "asked for the next change",
+                    () -> lines(calls).size() >= 3);
+            assertEquals(List.of(expected, expected, expected), lines(calls));
+            assertEquals("key 4\ncertificate 4\n", Files.readString(store));
+            assertTrue(
+                    Files.readString(stores.resolve("reload.properties")).contains("ssl.keystore.location=" + store));
+        } finally {
+            process.destroyForcibly();
+            process.waitFor(10, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Waits until the loop has gone round {@code rounds} more times. */
+    private static void awaitRounds(Path ticks, int rounds) {
+        int from = lines(ticks).size();
+        Await.until(
+                Duration.ofSeconds(30),
+                rounds + " more rounds of the loop",
+                () -> lines(ticks).size() >= from + rounds);
+    }
+
+    /** cert-manager's renewal of the folder's certificate, as a mounted Secret changes: both files at once. */
+    private static void renew(Path tls, String generation) throws IOException {
+        Path next = Files.createDirectories(tls.resolveSibling("next"));
+        Files.writeString(next.resolve("tls.key"), "key " + generation + "\n");
+        Files.writeString(next.resolve("tls.crt"), "certificate " + generation + "\n");
+        Files.move(next.resolve("tls.key"), tls.resolve("tls.key"), StandardCopyOption.REPLACE_EXISTING);
+        Files.move(next.resolve("tls.crt"), tls.resolve("tls.crt"), StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    private static List<String> lines(Path file) {
+        try {
+            return Files.exists(file) ? Files.readAllLines(file) : List.of();
+        } catch (IOException e) {
+            return List.of();
+        }
     }
 
     /** The kafka-topics Job connects as the operator over TLS and creates exactly the ACLs of {@link KafkaAcls}. */

@@ -1,0 +1,133 @@
+package dev.taikai.deploy;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.common.config.ConfigResource;
+
+/**
+ * The main of a broker that speaks TLS ({@link KafkaBroker} starts it on the broker's jars): Kafka's own
+ * main, and a thread that hands a certificate replaced on disk to the running broker, as the services take
+ * theirs. Kafka reads its key store at start; this thread checks the certificate folder every second and,
+ * when its key or certificate changed, writes the key store anew and sets the listener's key store
+ * location (the same path) through the broker's own API, with the broker's own certificate (a super
+ * user). Kafka then reloads the store it finds modified, on both listeners (KIP-226), for new connections;
+ * it refuses a store whose key does not match its certificate or whose subject changed, and keeps the one
+ * in use. The outcome is a line in the broker's log; a refused change is tried again when the files change
+ * again (a key written before its certificate is such a change).
+ *
+ * <p>Usage: ReloadingBroker SERVER-PROPERTIES CERTIFICATES-FOLDER KEY-STORE BOOTSTRAP-SERVER NODE-ID
+ */
+public final class ReloadingBroker {
+    /** The dynamic settings set to reload the stores: Kafka reloads a store whose file changed. */
+    static final List<String> STORE_SETTINGS =
+            List.of("listener.name.broker.ssl.keystore.location", "listener.name.broker.ssl.truststore.location");
+
+    private static final long CHECK_EVERY_MS = 1000;
+
+    private final Path certificates;
+    private final Path keyStore;
+    private final String bootstrapServer;
+    private final String nodeId;
+    private byte[] applied;
+
+    private ReloadingBroker(Path certificates, Path keyStore, String bootstrapServer, String nodeId) {
+        this.certificates = certificates;
+        this.keyStore = keyStore;
+        this.bootstrapServer = bootstrapServer;
+        this.nodeId = nodeId;
+    }
+
+    public static void main(String[] args) throws Exception {
+        ReloadingBroker reload = new ReloadingBroker(Path.of(args[1]), Path.of(args[2]), args[3], args[4]);
+        reload.applied = Files.readAllBytes(reload.keyStore);
+        Thread thread = new Thread(reload::watch, "taikai-certificate-reload");
+        thread.setDaemon(true);
+        thread.start();
+        Class.forName("kafka.Kafka").getMethod("main", String[].class).invoke(null, (Object) new String[] {args[0]});
+    }
+
+    /** The key store's text for the folder's files: Kafka's PEM store is the key, then the certificate. */
+    static byte[] keyStoreOf(Path certificates) throws IOException {
+        return (Files.readString(certificates.resolve("tls.key"), StandardCharsets.US_ASCII)
+                        + Files.readString(certificates.resolve("tls.crt"), StandardCharsets.US_ASCII))
+                .getBytes(StandardCharsets.US_ASCII);
+    }
+
+    /** Writes {@code text} to {@code keyStore} whole (readable by its owner only), never a half. */
+    static void writeKeyStore(Path keyStore, byte[] text) throws IOException {
+        Path next = keyStore.resolveSibling(keyStore.getFileName() + ".next");
+        Files.deleteIfExists(next);
+        Files.createFile(next, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+        Files.write(next, text);
+        Files.move(next, keyStore, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+    }
+
+    private void watch() {
+        while (true) {
+            try {
+                Thread.sleep(CHECK_EVERY_MS);
+                byte[] now = keyStoreOf(certificates);
+                if (!Arrays.equals(now, applied)) {
+                    applied = now;
+                    writeKeyStore(keyStore, now);
+                    say(reload());
+                }
+            } catch (InterruptedException e) {
+                return;
+            } catch (IOException e) {
+                // a file being replaced, or gone: the next check sees what is there then
+            }
+        }
+    }
+
+    /** Asks the broker to reload its stores; what happened, in words. */
+    private String reload() throws InterruptedException {
+        Properties client = new Properties();
+        client.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServer);
+        client.put(AdminClientConfig.SECURITY_PROTOCOL_CONFIG, "SSL");
+        client.put("ssl.keystore.type", "PEM");
+        client.put("ssl.keystore.location", keyStore.toString());
+        client.put("ssl.truststore.type", "PEM");
+        client.put("ssl.truststore.location", certificates.resolve("ca.crt").toString());
+        client.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
+        client.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "20000");
+        List<AlterConfigOp> settings = List.of(
+                set(STORE_SETTINGS.get(0), keyStore.toString()),
+                set(STORE_SETTINGS.get(1), certificates.resolve("ca.crt").toString()));
+        try (Admin admin = Admin.create(client)) {
+            admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.BROKER, nodeId), settings))
+                    .all()
+                    .get(30, TimeUnit.SECONDS);
+            return "the certificate in " + certificates + " changed; the listeners use it for new connections";
+        } catch (ExecutionException e) {
+            return "the certificate in " + certificates + " changed, and the broker kept the one in use: "
+                    + e.getCause().getMessage() + " (tried again when the files change)";
+        } catch (TimeoutException | RuntimeException e) {
+            return "the certificate in " + certificates + " changed, and the broker could not be asked to use it: " + e
+                    + " (tried again when the files change)";
+        }
+    }
+
+    private static AlterConfigOp set(String name, String value) {
+        return new AlterConfigOp(new ConfigEntry(name, value), AlterConfigOp.OpType.SET);
+    }
+
+    private static void say(String line) {
+        System.out.println("taikai: " + line);
+    }
+}
