@@ -246,13 +246,10 @@ class ClusterTlsTest {
         }
         assertEquals(kafka.pid(), cluster.member("kafka").pid(), "the same broker process");
         Path brokerLog = dir.resolve("cluster").resolve("kafka").resolve("broker.log");
-        Await.until(Duration.ofSeconds(30), "the broker's log says it took the new certificate", () -> {
-            try {
-                return Files.readString(brokerLog).contains("changed; the listeners use it for new connections");
-            } catch (IOException e) {
-                return false;
-            }
-        });
+        Await.until(
+                Duration.ofSeconds(30),
+                "the broker's log says it took the new certificate",
+                () -> logSince(brokerLog, 0).contains("changed; the listeners use it for new connections"));
         System.out.printf(
                 "certificates replaced on disk served on new connections after %d ms%n",
                 (System.nanoTime() - start) / 1_000_000);
@@ -270,6 +267,52 @@ class ClusterTlsTest {
             } finally {
                 channel.shutdownNow();
             }
+        }
+    }
+
+    /**
+     * A key that does not belong to the broker's certificate (a key written before its certificate, or the
+     * wrong file) is not handed to the broker: it goes on serving the certificate in use, says why in its
+     * log, and takes the next good one.
+     */
+    @Test
+    void aBrokerKeyThatDoesNotMatchItsCertificateIsNotTaken() throws Exception {
+        SSLContext context = cluster.sslContext().orElseThrow();
+        int port = cluster.member("kafka").grpcPort();
+        Path folder = certificates.folder("kafka");
+        Path brokerLog = dir.resolve("cluster").resolve("kafka").resolve("broker.log");
+        BigInteger before = served(context, port).getSerialNumber();
+        int linesBefore = Files.readAllLines(brokerLog).size();
+
+        Files.copy(
+                certificates.folder("admin").resolve(TlsFiles.KEY),
+                folder.resolve(TlsFiles.KEY),
+                StandardCopyOption.REPLACE_EXISTING);
+        Await.until(
+                Duration.ofSeconds(30),
+                "the broker's log says why",
+                () -> logSince(brokerLog, linesBefore)
+                        .contains(
+                                "the key in tls.key does not match the certificate in tls.crt; the broker keeps the one in use"));
+        assertEquals(before, served(context, port).getSerialNumber(), "the certificate in use");
+        assertTrue(kafkaAnswers(cluster.kafkaProperties()), "the broker answers a new client");
+
+        certificates.issue("kafka", ServiceRole.KAFKA);
+        BigInteger now =
+                LocalCa.readCertificate(folder.resolve(TlsFiles.CERTIFICATE)).getSerialNumber();
+        Await.until(
+                Duration.ofSeconds(60),
+                "the broker serves the next good certificate",
+                () -> now.equals(servedOrNull(context, port)));
+    }
+
+    /** The lines of {@code log} after its first {@code skip}, as one text ("" while it cannot be read). */
+    private static String logSince(Path log, int skip) {
+        try {
+            List<String> lines = Files.readAllLines(log);
+            return String.join("\n", lines.subList(Math.min(skip, lines.size()), lines.size()));
+        } catch (IOException e) {
+            return "";
         }
     }
 

@@ -1,12 +1,21 @@
 package dev.taikai.deploy;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.security.GeneralSecurityException;
+import java.security.KeyFactory;
+import java.security.PrivateKey;
+import java.security.PublicKey;
+import java.security.Signature;
+import java.security.cert.CertificateFactory;
+import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -26,9 +35,9 @@ import org.apache.kafka.common.config.ConfigResource;
  * when its key or certificate changed, writes the key store anew and sets the listener's key store
  * location (the same path) through the broker's own API, with the broker's own certificate (a super
  * user). Kafka then reloads the store it finds modified, on both listeners (KIP-226), for new connections;
- * it refuses a store whose key does not match its certificate or whose subject changed, and keeps the one
- * in use. The outcome is a line in the broker's log; a refused change is tried again when the files change
- * again (a key written before its certificate is such a change).
+ * a key that does not match its certificate (a key written before its certificate, say) is not handed over,
+ * and Kafka refuses a store whose subject changed; either way the broker keeps the store in use. The
+ * outcome is a line in the broker's log; a refused change is tried again when the files change again.
  *
  * <p>Usage: ReloadingBroker SERVER-PROPERTIES CERTIFICATES-FOLDER KEY-STORE BOOTSTRAP-SERVER NODE-ID
  */
@@ -38,6 +47,8 @@ public final class ReloadingBroker {
             List.of("listener.name.broker.ssl.keystore.location", "listener.name.broker.ssl.truststore.location");
 
     private static final long CHECK_EVERY_MS = 1000;
+    private static final String PKCS8_BEGIN = "-----BEGIN PRIVATE KEY-----";
+    private static final String PKCS8_END = "-----END PRIVATE KEY-----";
 
     private final Path certificates;
     private final Path keyStore;
@@ -84,14 +95,52 @@ public final class ReloadingBroker {
                 byte[] now = keyStoreOf(certificates);
                 if (!Arrays.equals(now, applied)) {
                     applied = now;
-                    writeKeyStore(keyStore, now);
-                    say(reload());
+                    if (matches(certificates.resolve("tls.key"), certificates.resolve("tls.crt"))) {
+                        writeKeyStore(keyStore, now);
+                        say(reload());
+                    } else {
+                        say("the certificate in " + certificates + " changed, and the key in tls.key does not match"
+                                + " the certificate in tls.crt; the broker keeps the one in use (tried again when"
+                                + " the files change)");
+                    }
                 }
             } catch (InterruptedException e) {
                 return;
             } catch (IOException e) {
                 // a file being replaced, or gone: the next check sees what is there then
             }
+        }
+    }
+
+    /**
+     * Whether the PKCS#8 key in {@code key} belongs to the certificate in {@code certificate}: a signature
+     * made with the one checks with the other. False for a file that is not such a key or certificate.
+     */
+    static boolean matches(Path key, Path certificate) throws IOException {
+        try (InputStream in = Files.newInputStream(certificate)) {
+            PublicKey publicKey = CertificateFactory.getInstance("X.509")
+                    .generateCertificate(in)
+                    .getPublicKey();
+            String text = Files.readString(key, StandardCharsets.US_ASCII);
+            int begin = text.indexOf(PKCS8_BEGIN);
+            int end = text.indexOf(PKCS8_END);
+            if (begin < 0 || end < begin) {
+                return false;
+            }
+            byte[] der = Base64.getMimeDecoder().decode(text.substring(begin + PKCS8_BEGIN.length(), end));
+            PrivateKey privateKey =
+                    KeyFactory.getInstance(publicKey.getAlgorithm()).generatePrivate(new PKCS8EncodedKeySpec(der));
+            Signature signature =
+                    Signature.getInstance(publicKey.getAlgorithm().equals("EC") ? "SHA256withECDSA" : "SHA256withRSA");
+            byte[] probe = "taikai".getBytes(StandardCharsets.US_ASCII);
+            signature.initSign(privateKey);
+            signature.update(probe);
+            byte[] signed = signature.sign();
+            signature.initVerify(publicKey);
+            signature.update(probe);
+            return signature.verify(signed);
+        } catch (GeneralSecurityException | IllegalArgumentException e) {
+            return false;
         }
     }
 
