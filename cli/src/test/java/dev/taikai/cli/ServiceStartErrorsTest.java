@@ -18,7 +18,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * A service started with a configuration that cannot work (a tokens file or catalog that does not read, a
- * token file that is not there) stops at once with exit code 1 and says why in one line, without a stack
+ * token file or certificate folder that is not there, certificates that are not PEM) stops at once with exit code 1 and says why in one line, without a stack
  * trace: before, the line was buried in one (or two, the gRPC server's and the application's).
  */
 class ServiceStartErrorsTest {
@@ -50,7 +50,18 @@ class ServiceStartErrorsTest {
                                 "-Dtaikai.referee.id=r1",
                                 "-Dtaikai.referee.workers=127.0.0.1:1",
                                 "-Dtaikai.referee.token-file=FOLDER/missing.token"),
-                        "cannot read taikai.referee.token-file: FOLDER/missing.token"));
+                        "cannot read taikai.referee.token-file: FOLDER/missing.token"),
+                // a certificate folder that is not there, or whose files are not PEM: before, Quarkus's TLS
+                // registry failed with a stack trace of four causes
+                Arguments.of(
+                        "engine-worker",
+                        List.of("-Dtaikai.worker.id=w1", "-Dtaikai.tls.dir=FOLDER/none"),
+                        "taikai.tls.dir=FOLDER/none: cannot read FOLDER/none/tls.crt"),
+                Arguments.of(
+                        "scheduler",
+                        List.of(kafka, "-Dtaikai.auth.disabled=true", "-Dtaikai.tls.dir=FOLDER/garbage"),
+                        "taikai.tls.dir=FOLDER/garbage: FOLDER/garbage/tls.crt does not hold PEM certificates: No"
+                                + " certificate data found"));
     }
 
     @ParameterizedTest
@@ -59,6 +70,10 @@ class ServiceStartErrorsTest {
             throws Exception {
         Files.writeString(dir.resolve("tokens"), "garbage\n");
         Files.writeString(dir.resolve("catalog.yaml"), "engines:\n  - {id: x}\n");
+        Path garbage = Files.createDirectories(dir.resolve("garbage"));
+        for (String file : List.of("tls.crt", "tls.key", "ca.crt")) {
+            Files.writeString(garbage.resolve(file), "garbage\n");
+        }
         List<String> command = new ArrayList<>(List.of(
                 Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Dquarkus.http.host=127.0.0.1",

@@ -1,10 +1,15 @@
 package dev.taikai.access.quarkus;
 
+import dev.taikai.access.tls.TlsCredentials;
+import dev.taikai.access.tls.TlsFiles;
+import io.quarkus.runtime.configuration.ConfigurationException;
 import io.smallrye.config.ConfigSourceContext;
 import io.smallrye.config.ConfigSourceFactory;
 import io.smallrye.config.ConfigValue;
 import io.smallrye.config.PropertiesConfigSource;
+import java.io.IOException;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.config.spi.ConfigSource;
@@ -30,6 +35,12 @@ public class HttpTlsConfig implements ConfigSourceFactory {
             return List.of();
         }
         Path folder = Path.of(directory.getValue());
+        try {
+            // before Quarkus's TLS registry reads them, which would fail with a stack trace
+            TlsCredentials.check(TlsFiles.in(folder));
+        } catch (IOException | GeneralSecurityException e) {
+            throw new ConfigurationException("taikai.tls.dir=" + folder + ": " + e.getMessage());
+        }
         ConfigValue port = context.getValue("quarkus.http.port");
         String httpPort = port == null || port.getValue() == null ? "8080" : port.getValue();
         return List.of(new PropertiesConfigSource(

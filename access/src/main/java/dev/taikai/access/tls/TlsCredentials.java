@@ -152,16 +152,38 @@ public final class TlsCredentials implements AutoCloseable {
     }
 
     private void load() throws IOException, GeneralSecurityException {
-        X509Certificate[] chain = certificates(files.certificate());
-        PrivateKey key = key(files.key());
-        X509Certificate[] authorities = certificates(files.ca());
-        if (!belongTogether(key, chain[0])) {
-            throw new GeneralSecurityException(
-                    "the key in " + files.key() + " does not belong to the certificate in " + files.certificate());
+        Read read = Read.of(files);
+        keyManager.updateIdentityCredentials(read.chain(), read.key());
+        serverTrust.updateTrustCredentials(read.authorities());
+        clientTrust.updateTrustCredentials(read.authorities());
+    }
+
+    /**
+     * Reads {@code files} once, as {@link #watch} does, without watching them: for a check before anything
+     * else reads them (Quarkus's HTTPS settings), so that what is wrong is said in words.
+     */
+    public static void check(TlsFiles files) throws IOException, GeneralSecurityException {
+        Read.of(files);
+    }
+
+    /** The files' contents, each checked, the key against the certificate. */
+    private record Read(X509Certificate[] chain, PrivateKey key, X509Certificate[] authorities) {
+        static Read of(TlsFiles files) throws IOException, GeneralSecurityException {
+            for (Path file : List.of(files.certificate(), files.key(), files.ca())) {
+                if (!Files.isReadable(file)) {
+                    throw new IOException("cannot read " + file);
+                }
+            }
+            Read read = new Read(
+                    TlsCredentials.certificates(files.certificate()),
+                    TlsCredentials.key(files.key()),
+                    TlsCredentials.certificates(files.ca()));
+            if (!belongTogether(read.key(), read.chain()[0])) {
+                throw new GeneralSecurityException(
+                        "the key in " + files.key() + " does not belong to the certificate in " + files.certificate());
+            }
+            return read;
         }
-        keyManager.updateIdentityCredentials(chain, key);
-        serverTrust.updateTrustCredentials(authorities);
-        clientTrust.updateTrustCredentials(authorities);
     }
 
     /** Every file's modification time and size: a change to any of them means reading them again. */
