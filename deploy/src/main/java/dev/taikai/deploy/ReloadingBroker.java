@@ -92,31 +92,46 @@ public final class ReloadingBroker {
         while (true) {
             try {
                 Thread.sleep(CHECK_EVERY_MS);
-                byte[] now = keyStoreOf(certificates);
+                byte[] now;
+                try {
+                    now = keyStoreOf(certificates);
+                } catch (IOException e) {
+                    continue; // a file being replaced, or gone: the next check sees what is there then
+                }
                 if (!Arrays.equals(now, applied)) {
                     applied = now;
-                    if (matches(certificates.resolve("tls.key"), certificates.resolve("tls.crt"))) {
-                        writeKeyStore(keyStore, now);
-                        say(reload());
-                    } else {
-                        say("the certificate in " + certificates + " changed, and the key in tls.key does not match"
-                                + " the certificate in tls.crt; the broker keeps the one in use (tried again when"
-                                + " the files change)");
-                    }
+                    say(take(now));
                 }
             } catch (InterruptedException e) {
                 return;
-            } catch (IOException e) {
-                // a file being replaced, or gone: the next check sees what is there then
+            } catch (RuntimeException e) {
+                say("the certificate in " + certificates + " could not be checked: " + e);
             }
         }
     }
 
+    /** Hands the changed files' key store to the broker; what happened, in words. */
+    private String take(byte[] text) throws InterruptedException {
+        String changed = "the certificate in " + certificates + " changed";
+        try {
+            if (!matches(certificates.resolve("tls.key"), certificates.resolve("tls.crt"))) {
+                return changed + ", and the key in tls.key does not match the certificate in tls.crt; the broker"
+                        + " keeps the one in use (tried again when the files change)";
+            }
+            writeKeyStore(keyStore, text);
+        } catch (IOException e) {
+            return changed + ", and the key store could not be written (" + e + "); the broker keeps the one in"
+                    + " use (tried again when the files change)";
+        }
+        return reload();
+    }
+
     /**
      * Whether the PKCS#8 key in {@code key} belongs to the certificate in {@code certificate}: a signature
-     * made with the one checks with the other. False for a file that is not such a key or certificate.
+     * made with the one checks with the other. False for a file that is not such a key or certificate, or
+     * that cannot be read.
      */
-    static boolean matches(Path key, Path certificate) throws IOException {
+    static boolean matches(Path key, Path certificate) {
         try (InputStream in = Files.newInputStream(certificate)) {
             PublicKey publicKey = CertificateFactory.getInstance("X.509")
                     .generateCertificate(in)
@@ -139,7 +154,7 @@ public final class ReloadingBroker {
             signature.initVerify(publicKey);
             signature.update(probe);
             return signature.verify(signed);
-        } catch (GeneralSecurityException | IllegalArgumentException e) {
+        } catch (IOException | GeneralSecurityException | IllegalArgumentException e) {
             return false;
         }
     }
