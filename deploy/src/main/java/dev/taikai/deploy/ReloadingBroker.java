@@ -74,9 +74,11 @@ public final class ReloadingBroker {
 
     /** The key store's text for the folder's files: Kafka's PEM store is the key, then the certificate. */
     static byte[] keyStoreOf(Path certificates) throws IOException {
-        return (Files.readString(certificates.resolve("tls.key"), StandardCharsets.US_ASCII)
-                        + Files.readString(certificates.resolve("tls.crt"), StandardCharsets.US_ASCII))
-                .getBytes(StandardCharsets.US_ASCII);
+        byte[] key = Files.readAllBytes(certificates.resolve("tls.key"));
+        byte[] certificate = Files.readAllBytes(certificates.resolve("tls.crt"));
+        byte[] store = Arrays.copyOf(key, key.length + certificate.length);
+        System.arraycopy(certificate, 0, store, key.length, certificate.length);
+        return store;
     }
 
     /** Writes {@code text} to {@code keyStore} whole (readable by its owner only), never a half. */
