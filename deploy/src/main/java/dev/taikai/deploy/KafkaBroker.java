@@ -266,12 +266,17 @@ public final class KafkaBroker implements AutoCloseable {
      * tls.crt}, {@code tls.key} and {@code ca.crt}), whose key store is written to {@code keystore}.
      */
     public static Properties tlsClient(Path certificates, Path keystore) throws IOException {
+        return tlsClientOf(keystore(certificates, keystore), certificates.resolve("ca.crt"));
+    }
+
+    /** The configuration of a Kafka client with the PEM key store {@code keystore}, trusting {@code ca}. */
+    static Properties tlsClientOf(Path keystore, Path ca) {
         Properties client = new Properties();
         client.put("security.protocol", "SSL");
         client.put("ssl.keystore.type", "PEM");
-        client.put("ssl.keystore.location", keystore(certificates, keystore).toString());
+        client.put("ssl.keystore.location", keystore.toString());
         client.put("ssl.truststore.type", "PEM");
-        client.put("ssl.truststore.location", certificates.resolve("ca.crt").toString());
+        client.put("ssl.truststore.location", ca.toString());
         return client;
     }
 

@@ -125,13 +125,14 @@ public final class ReloadingBroker {
             return changed + ", and the key store could not be written (" + e + "); the broker keeps the one in"
                     + " use (tried again when the files change)";
         }
-        return reload();
+        return reload(changed);
     }
 
     /**
      * Whether the PKCS#8 key in {@code key} belongs to the certificate in {@code certificate}: a signature
      * made with the one checks with the other. False for a file that is not such a key or certificate, or
-     * that cannot be read.
+     * that cannot be read. The services' TlsCredentials checks the same; this JVM has only the broker's
+     * jars and this module's classes, not the access module and its gRPC.
      */
     static boolean matches(Path key, Path certificate) {
         try (InputStream in = Files.newInputStream(certificate)) {
@@ -161,15 +162,10 @@ public final class ReloadingBroker {
         }
     }
 
-    /** Asks the broker to reload its stores; what happened, in words. */
-    private String reload() throws InterruptedException {
-        Properties client = new Properties();
+    /** Asks the broker to reload its stores; what happened, in words after {@code changed}. */
+    private String reload(String changed) throws InterruptedException {
+        Properties client = KafkaBroker.tlsClientOf(keyStore, certificates.resolve("ca.crt"));
         client.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServer);
-        client.put(AdminClientConfig.SECURITY_PROTOCOL_CONFIG, "SSL");
-        client.put("ssl.keystore.type", "PEM");
-        client.put("ssl.keystore.location", keyStore.toString());
-        client.put("ssl.truststore.type", "PEM");
-        client.put("ssl.truststore.location", certificates.resolve("ca.crt").toString());
         client.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
         client.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "20000");
         List<AlterConfigOp> settings = List.of(
@@ -179,12 +175,12 @@ public final class ReloadingBroker {
             admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.BROKER, nodeId), settings))
                     .all()
                     .get(30, TimeUnit.SECONDS);
-            return "the certificate in " + certificates + " changed; the listeners use it for new connections";
+            return changed + "; the listeners use it for new connections";
         } catch (ExecutionException e) {
-            return "the certificate in " + certificates + " changed, and the broker kept the one in use: "
+            return changed + ", and the broker kept the one in use: "
                     + e.getCause().getMessage() + " (tried again when the files change)";
         } catch (TimeoutException | RuntimeException e) {
-            return "the certificate in " + certificates + " changed, and the broker could not be asked to use it: " + e
+            return changed + ", and the broker could not be asked to use it: " + e
                     + " (tried again when the files change)";
         }
     }

@@ -692,33 +692,21 @@ class KubernetesManifestsTest {
                     + ReloadingBroker.STORE_SETTINGS.get(1) + "=" + tls.resolve("ca.crt");
 
             renew(tls, "2");
-            Await.until(
-                    Duration.ofSeconds(30),
-                    "the broker asked once",
-                    () -> lines(calls).size() == 1);
+            awaitLines(calls, 1, "the broker asked once");
             assertEquals(List.of(expected), lines(calls));
             assertEquals("key 2\ncertificate 2\n", Files.readString(store));
             assertEquals(
                     "rw-------",
                     java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(store)));
-            Await.until(
-                    Duration.ofSeconds(30),
-                    "said so",
-                    () -> lines(work.resolve("out")).size() == 1);
+            awaitLines(work.resolve("out"), 1, "said so");
             assertTrue(lines(work.resolve("out")).get(0).endsWith("changed; the listeners use it for new connections"));
             awaitRounds(ticks, 3);
             assertEquals(1, lines(calls).size(), "asked once for one change");
 
             Files.writeString(answer, "1");
             renew(tls, "3");
-            Await.until(
-                    Duration.ofSeconds(30),
-                    "the broker asked again",
-                    () -> lines(calls).size() == 2);
-            Await.until(
-                    Duration.ofSeconds(30),
-                    "said so",
-                    () -> lines(work.resolve("out")).size() == 2);
+            awaitLines(calls, 2, "the broker asked again");
+            awaitLines(work.resolve("out"), 2, "said so");
             assertTrue(lines(work.resolve("out")).get(1).contains("the broker kept the one in use"));
             awaitRounds(ticks, 3);
             assertEquals(2, lines(calls).size(), "a refused change is not asked again");
@@ -736,6 +724,11 @@ class KubernetesManifestsTest {
             process.destroyForcibly();
             process.waitFor(10, TimeUnit.SECONDS);
         }
+    }
+
+    /** Waits until {@code file} has exactly {@code count} lines. */
+    private static void awaitLines(Path file, int count, String what) {
+        Await.until(Duration.ofSeconds(30), what, () -> lines(file).size() == count);
     }
 
     /** Waits until the loop has gone round {@code rounds} more times. */
