@@ -396,6 +396,7 @@ class FaultsTest {
         assertTrue((submitted.out() + submitted.err()).contains(neverStarted), submitted.out() + submitted.err());
         String id = submitted.tournamentId();
         Map<String, String> clusterEndings = new java.util.TreeMap<>();
+        Map<String, String> details = new java.util.TreeMap<>(); // why each game ended, for a failure's message
         Set<String> noisy = new HashSet<>(); // games of engines that only talk too much: their moves decide
         for (GameRecord record : scheduler.records(id, 0, 1000).getRecordsList()) {
             var game = record.getAssignment();
@@ -403,6 +404,7 @@ class FaultsTest {
                     || Set.of("flooder", "rambler").contains(game.getGote().getName())) {
                 noisy.add(game.getLocalId());
             }
+            details.put("cluster " + game.getLocalId(), record.getDetail());
             clusterEndings.put(
                     record.getAssignment().getLocalId(),
                     record.getTermination()
@@ -431,6 +433,7 @@ class FaultsTest {
             localEndings.put(
                     game.get("id").asText(),
                     game.get("termination").asText() + " " + game.get("result").asText());
+            details.put("local " + game.get("id").asText(), game.path("detail").asText());
         }
         assertEquals(2 * MISBEHAVING.size(), clusterEndings.size());
         for (String game : noisy) {
@@ -444,7 +447,10 @@ class FaultsTest {
                     "a flood of output ends no game by a fault: " + game + " " + ending);
         }
         assertEquals(4, noisy.size());
-        assertEquals(localEndings, clusterEndings, "the same ending for every game as on one machine");
+        assertEquals(
+                localEndings,
+                clusterEndings,
+                () -> "the same ending for every game as on one machine; why they ended: " + details);
 
         for (LocalCluster.Member member : cluster.members()) {
             if (!member.role().equals("kafka")) {

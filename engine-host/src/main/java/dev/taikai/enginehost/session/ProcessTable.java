@@ -30,6 +30,12 @@ public final class ProcessTable {
      * As {@link #liveProcessesOf(long, long)}, and the processes, this one excepted, that hold one of {@code
      * pipes} open ({@link #outputPipes}): an engine's helper that left its process group (a double fork and
      * {@code setsid}) and kept the engine's output, whose end of the pipe keeps that output from closing.
+     *
+     * <p>A child of this process still in this process's group that holds one of {@code pipes} is not the
+     * engine's: it is a program being started, which holds a copy of every descriptor of this process (the
+     * engine's pipes among them) from its fork until it closes them before its exec. Killing it would kill
+     * another engine's start. No process of an engine is in this group: the engine starts in a session of
+     * its own, and a process cannot join a group of another session.
      */
     public static List<Long> liveProcessesOf(long rootPid, long groupId, Set<String> pipes) {
         List<Long> result = new ArrayList<>();
@@ -49,7 +55,8 @@ public final class ProcessTable {
                         .filter(name -> name.chars().allMatch(Character::isDigit))
                         .map(Long::parseLong)
                         .filter(pid -> !result.contains(pid)
-                                && (processGroup(pid) == groupId || (pid != self && holds(pid, pipes)))
+                                && (processGroup(pid) == groupId
+                                        || (pid != self && holds(pid, pipes) && !beingStarted(pid, self)))
                                 && isLive(pid))
                         .forEach(result::add);
             } catch (IOException | RuntimeException e) {
@@ -98,6 +105,14 @@ public final class ProcessTable {
             // gone, or another user's
         }
         return false;
+    }
+
+    /** Whether {@code pid} is a child of {@code self} (this process) in this process's group. */
+    private static boolean beingStarted(long pid, long self) {
+        String[] fields = statFields(pid);
+        return fields.length > 2
+                && Long.parseLong(fields[1]) == self
+                && Long.parseLong(fields[2]) == processGroup(self);
     }
 
     /** The process group of {@code pid}, or −1 when it is gone or unreadable. */
