@@ -37,6 +37,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -249,7 +250,7 @@ class ClusterTlsTest {
         Await.until(
                 Duration.ofSeconds(30),
                 "the broker's log says it took the new certificate",
-                () -> logSince(brokerLog, 0).contains("changed; the listeners use it for new connections"));
+                () -> logSince(brokerLog, 0).contains("changed; the listeners use them for new connections"));
         System.out.printf(
                 "certificates replaced on disk served on new connections after %d ms%n",
                 (System.nanoTime() - start) / 1_000_000);
@@ -293,7 +294,7 @@ class ClusterTlsTest {
                 "the broker's log says why",
                 () -> logSince(brokerLog, linesBefore)
                         .contains(
-                                "the key in tls.key does not match the certificate in tls.crt; the broker keeps the one in use"));
+                                "the key in tls.key does not match the certificate in tls.crt; the broker keeps the ones in use"));
         assertEquals(before, served(context, port).getSerialNumber(), "the certificate in use");
         assertTrue(kafkaAnswers(cluster.kafkaProperties()), "the broker answers a new client");
 
@@ -304,6 +305,63 @@ class ClusterTlsTest {
                 Duration.ofSeconds(60),
                 "the broker serves the next good certificate",
                 () -> now.equals(servedOrNull(context, port)));
+    }
+
+    /**
+     * A CA added to the broker's {@code ca.crt} (the first step of a CA rotation: trust the old CA and the
+     * next, then issue from the next) is trusted for new connections within seconds, without a restart, as
+     * the services trust theirs; the certificates of the old CA still are.
+     */
+    @Test
+    void aCaAddedToTheBrokersCaFileIsTrustedWithinSeconds() throws Exception {
+        Path reissued = dir.resolve("reissued");
+        LocalCa next = LocalCa.create("the cluster's next CA", Duration.ofDays(1));
+        next.issue(new PeerIdentity("admin", ServiceRole.ADMIN), List.of("127.0.0.1"), Duration.ofDays(1), reissued);
+        byte[] nextCa = Files.readAllBytes(reissued.resolve(TlsFiles.CA));
+        // the client trusts the broker's certificate, of the CA in use
+        Files.copy(certificates.caCertificate(), reissued.resolve(TlsFiles.CA), StandardCopyOption.REPLACE_EXISTING);
+        Properties kafka = cluster.kafkaProperties();
+        kafka.putAll(dev.taikai.deploy.KafkaBroker.tlsClient(reissued, reissued.resolve("keystore.pem")));
+        assertTrue(!kafkaAnswers(kafka), "the broker refuses the next CA's certificate before it trusts that CA");
+
+        Path brokerCa = certificates.folder("kafka").resolve(TlsFiles.CA);
+        byte[] before = Files.readAllBytes(brokerCa);
+        Path brokerLog = dir.resolve("cluster").resolve("kafka").resolve("broker.log");
+        int linesBefore = Files.readAllLines(brokerLog).size();
+        long start = System.nanoTime();
+        try {
+            replace(
+                    brokerCa,
+                    new String(before, StandardCharsets.US_ASCII) + new String(nextCa, StandardCharsets.US_ASCII));
+            Await.until(Duration.ofSeconds(60), "the broker answers a certificate of the next CA", () -> {
+                try {
+                    return kafkaAnswers(kafka);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return false;
+                }
+            });
+            System.out.printf(
+                    "a CA added to the broker's ca.crt trusted for new connections after %d ms%n",
+                    (System.nanoTime() - start) / 1_000_000);
+            assertTrue(kafkaAnswers(cluster.kafkaProperties()), "and still one of the CA in use");
+        } finally {
+            replace(brokerCa, new String(before, StandardCharsets.US_ASCII));
+        }
+        Await.until(
+                Duration.ofSeconds(60),
+                "the broker takes its CA file back",
+                () -> logSince(brokerLog, linesBefore)
+                                .split("changed; the listeners use them for new connections", -1)
+                                .length
+                        > 2);
+    }
+
+    /** Writes {@code text} to {@code file} at once, as a mounted Secret changes. */
+    private static void replace(Path file, String text) throws IOException {
+        Path next = file.resolveSibling(file.getFileName() + ".next");
+        Files.writeString(next, text, StandardCharsets.US_ASCII);
+        Files.move(next, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
     }
 
     /** The lines of {@code log} after its first {@code skip}, as one text ("" while it cannot be read). */

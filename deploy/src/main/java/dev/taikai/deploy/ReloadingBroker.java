@@ -30,11 +30,12 @@ import org.apache.kafka.common.config.ConfigResource;
 
 /**
  * The main of a broker that speaks TLS ({@link KafkaBroker} starts it on the broker's jars): Kafka's own
- * main, and a thread that hands a certificate replaced on disk to the running broker, as the services take
- * theirs. Kafka reads its key store at start; this thread checks the certificate folder every second and,
- * when its key or certificate changed, writes the key store anew and sets the listener's key store
- * location (the same path) through the broker's own API, with the broker's own certificate (a super
- * user). Kafka then reloads the store it finds modified, on both listeners (KIP-226), for new connections;
+ * main, and a thread that hands a certificate or CA replaced on disk to the running broker, as the services
+ * take theirs. Kafka reads its stores at start; this thread checks the certificate folder every second and,
+ * when its key, certificate or CA ({@code ca.crt}, the trust store) changed, writes the key store anew and
+ * sets the listener's store locations (the same paths) through the broker's own API, with the broker's own
+ * certificate (a super user). Kafka then reloads the stores it finds modified, on both listeners (KIP-226),
+ * for new connections;
  * a key that does not match its certificate (a key written before its certificate, say) is not handed over,
  * and Kafka refuses a store whose subject changed; either way the broker keeps the store in use. The
  * outcome is a line in the broker's log; a refused change is tried again when the files change again.
@@ -54,6 +55,7 @@ public final class ReloadingBroker {
     private final Path keyStore;
     private final String bootstrapServer;
     private final String nodeId;
+    /** The folder's files as last handed over (or as the broker started with them): key store, then CA. */
     private byte[] applied;
 
     private ReloadingBroker(Path certificates, Path keyStore, String bootstrapServer, String nodeId) {
@@ -65,7 +67,7 @@ public final class ReloadingBroker {
 
     public static void main(String[] args) throws Exception {
         ReloadingBroker reload = new ReloadingBroker(Path.of(args[1]), Path.of(args[2]), args[3], args[4]);
-        reload.applied = Files.readAllBytes(reload.keyStore);
+        reload.applied = concat(Files.readAllBytes(reload.keyStore), Files.readAllBytes(reload.trustStore()));
         Thread thread = new Thread(reload::watch, "taikai-certificate-reload");
         thread.setDaemon(true);
         thread.start();
@@ -74,11 +76,20 @@ public final class ReloadingBroker {
 
     /** The key store's text for the folder's files: Kafka's PEM store is the key, then the certificate. */
     static byte[] keyStoreOf(Path certificates) throws IOException {
-        byte[] key = Files.readAllBytes(certificates.resolve("tls.key"));
-        byte[] certificate = Files.readAllBytes(certificates.resolve("tls.crt"));
-        byte[] store = Arrays.copyOf(key, key.length + certificate.length);
-        System.arraycopy(certificate, 0, store, key.length, certificate.length);
-        return store;
+        return concat(
+                Files.readAllBytes(certificates.resolve("tls.key")),
+                Files.readAllBytes(certificates.resolve("tls.crt")));
+    }
+
+    private static byte[] concat(byte[] first, byte[] second) {
+        byte[] both = Arrays.copyOf(first, first.length + second.length);
+        System.arraycopy(second, 0, both, first.length, second.length);
+        return both;
+    }
+
+    /** The broker's trust store: the folder's CA file, which Kafka reads as it is. */
+    private Path trustStore() {
+        return certificates.resolve("ca.crt");
     }
 
     /** Writes {@code text} to {@code keyStore} whole (readable by its owner only), never a half. */
@@ -94,35 +105,37 @@ public final class ReloadingBroker {
         while (true) {
             try {
                 Thread.sleep(CHECK_EVERY_MS);
+                byte[] store;
                 byte[] now;
                 try {
-                    now = keyStoreOf(certificates);
+                    store = keyStoreOf(certificates);
+                    now = concat(store, Files.readAllBytes(trustStore()));
                 } catch (IOException e) {
                     continue; // a file being replaced, or gone: the next check sees what is there then
                 }
                 if (!Arrays.equals(now, applied)) {
                     applied = now;
-                    say(take(now));
+                    say(take(store));
                 }
             } catch (InterruptedException e) {
                 return;
             } catch (RuntimeException e) {
-                say("the certificate in " + certificates + " could not be checked: " + e);
+                say("the certificate files in " + certificates + " could not be checked: " + e);
             }
         }
     }
 
     /** Hands the changed files' key store to the broker; what happened, in words. */
     private String take(byte[] text) throws InterruptedException {
-        String changed = "the certificate in " + certificates + " changed";
+        String changed = "the certificate files in " + certificates + " changed";
         try {
             if (!matches(certificates.resolve("tls.key"), certificates.resolve("tls.crt"))) {
                 return changed + ", and the key in tls.key does not match the certificate in tls.crt; the broker"
-                        + " keeps the one in use (tried again when the files change)";
+                        + " keeps the ones in use (tried again when the files change)";
             }
             writeKeyStore(keyStore, text);
         } catch (IOException e) {
-            return changed + ", and the key store could not be written (" + e + "); the broker keeps the one in"
+            return changed + ", and the key store could not be written (" + e + "); the broker keeps the ones in"
                     + " use (tried again when the files change)";
         }
         return reload(changed);
@@ -164,20 +177,20 @@ public final class ReloadingBroker {
 
     /** Asks the broker to reload its stores; what happened, in words after {@code changed}. */
     private String reload(String changed) throws InterruptedException {
-        Properties client = KafkaBroker.tlsClientOf(keyStore, certificates.resolve("ca.crt"));
+        Properties client = KafkaBroker.tlsClientOf(keyStore, trustStore());
         client.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServer);
         client.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
         client.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "20000");
         List<AlterConfigOp> settings = List.of(
                 set(STORE_SETTINGS.get(0), keyStore.toString()),
-                set(STORE_SETTINGS.get(1), certificates.resolve("ca.crt").toString()));
+                set(STORE_SETTINGS.get(1), trustStore().toString()));
         try (Admin admin = Admin.create(client)) {
             admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.BROKER, nodeId), settings))
                     .all()
                     .get(30, TimeUnit.SECONDS);
-            return changed + "; the listeners use it for new connections";
+            return changed + "; the listeners use them for new connections";
         } catch (ExecutionException e) {
-            return changed + ", and the broker kept the one in use: "
+            return changed + ", and the broker kept the ones in use: "
                     + e.getCause().getMessage() + " (tried again when the files change)";
         } catch (TimeoutException | RuntimeException e) {
             return changed + ", and the broker could not be asked to use it: " + e

@@ -699,7 +699,8 @@ class KubernetesManifestsTest {
                     "rw-------",
                     java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(store)));
             awaitLines(work.resolve("out"), 1, "said so");
-            assertTrue(lines(work.resolve("out")).get(0).endsWith("changed; the listeners use it for new connections"));
+            assertTrue(
+                    lines(work.resolve("out")).get(0).endsWith("changed; the listeners use them for new connections"));
             awaitRounds(ticks, 3);
             assertEquals(1, lines(calls).size(), "asked once for one change");
 
@@ -707,7 +708,7 @@ class KubernetesManifestsTest {
             renew(tls, "3");
             awaitLines(calls, 2, "the broker asked again");
             awaitLines(work.resolve("out"), 2, "said so");
-            assertTrue(lines(work.resolve("out")).get(1).contains("the broker kept the one in use"));
+            assertTrue(lines(work.resolve("out")).get(1).contains("the broker kept the ones in use"));
             awaitRounds(ticks, 3);
             assertEquals(2, lines(calls).size(), "a refused change is not asked again");
             Files.writeString(answer, "0");
@@ -717,6 +718,13 @@ class KubernetesManifestsTest {
                     "asked for the next change",
                     () -> lines(calls).size() >= 3);
             assertEquals(List.of(expected, expected, expected), lines(calls));
+            assertEquals("key 4\ncertificate 4\n", Files.readString(store));
+
+            // a new CA alone (the first step of a CA rotation: trust the old and the new), once too
+            Files.writeString(tls.resolve("ca.crt"), "ca\nnext ca\n");
+            awaitLines(calls, 4, "the broker asked for the new CA");
+            awaitRounds(ticks, 3);
+            assertEquals(4, lines(calls).size(), "asked once for the new CA");
             assertEquals("key 4\ncertificate 4\n", Files.readString(store));
             assertTrue(
                     Files.readString(stores.resolve("reload.properties")).contains("ssl.keystore.location=" + store));
