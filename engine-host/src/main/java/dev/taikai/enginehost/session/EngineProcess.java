@@ -250,9 +250,18 @@ final class EngineProcess {
      * Live processes of this engine: the engine itself, its group, its descendants, and any process that
      * holds its output's pipes (a helper that left the group with {@code setsid} and kept the engine's
      * output open: until it ends, the output never closes, and a read of it would wait for good).
+     *
+     * <p>Once the engine has ended (and this JVM has reaped it), its pid is free for another process, which
+     * may lead a group of that number too, as a new engine does: then only the holders of its pipes can be
+     * the engine's. While its group has members, the kernel gives its number to no new process.
      */
     List<Long> liveProcesses() {
-        return ProcessTable.liveProcessesOf(process.pid(), limitsApplied ? process.pid() : -1, outputPipes);
+        long pid = process.pid();
+        if (process.isAlive()) {
+            return ProcessTable.liveProcessesOf(pid, limitsApplied ? pid : -1, outputPipes);
+        }
+        boolean pidTaken = ProcessHandle.of(pid).isPresent();
+        return ProcessTable.liveProcessesOf(-1, limitsApplied && !pidTaken ? pid : -1, outputPipes);
     }
 
     private static void sleepMillis(long millis) {

@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
 
@@ -21,7 +22,10 @@ public final class ProcessTable {
 
     private ProcessTable() {}
 
-    /** Live processes in process group {@code groupId} or descended from {@code rootPid}, the root included. */
+    /**
+     * Live processes in process group {@code groupId} or descended from {@code rootPid}, the root included;
+     * −1 for either: none.
+     */
     public static List<Long> liveProcessesOf(long rootPid, long groupId) {
         return liveProcessesOf(rootPid, groupId, Set.of());
     }
@@ -39,7 +43,8 @@ public final class ProcessTable {
      */
     public static List<Long> liveProcessesOf(long rootPid, long groupId, Set<String> pipes) {
         List<Long> result = new ArrayList<>();
-        ProcessHandle.of(rootPid).ifPresent(root -> {
+        Optional<ProcessHandle> rootHandle = rootPid > 0 ? ProcessHandle.of(rootPid) : Optional.empty();
+        rootHandle.ifPresent(root -> {
             if (isLive(root.pid())) {
                 result.add(root.pid());
             }
@@ -55,7 +60,7 @@ public final class ProcessTable {
                         .filter(name -> name.chars().allMatch(Character::isDigit))
                         .map(Long::parseLong)
                         .filter(pid -> !result.contains(pid)
-                                && (processGroup(pid) == groupId
+                                && ((groupId > 0 && processGroup(pid) == groupId)
                                         || (pid != self && holds(pid, pipes) && !beingStarted(pid, self)))
                                 && isLive(pid))
                         .forEach(result::add);
