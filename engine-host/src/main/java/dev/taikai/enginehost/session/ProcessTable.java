@@ -39,7 +39,8 @@ public final class ProcessTable {
      * engine's: it is a program being started, which holds a copy of every descriptor of this process (the
      * engine's pipes among them) from its fork until it closes them before its exec. Killing it would kill
      * another engine's start. No process of an engine is in this group: the engine starts in a session of
-     * its own, and a process cannot join a group of another session.
+     * its own ({@code setsid}, where util-linux has it), and a process cannot join a group of another
+     * session.
      */
     public static List<Long> liveProcessesOf(long rootPid, long groupId, Set<String> pipes) {
         List<Long> result = new ArrayList<>();
