@@ -1257,6 +1257,11 @@ class KubernetesManifestsTest {
                     "the worker image carries the built-in engine " + engine.id() + ": " + installed);
         }
         assertTrue(installed.contains(" util-linux"), "and the tools engines start with: " + installed);
+        // an engine's orphans are adopted by the container's first process, which must reap them
+        assertTrue(installed.contains(" tini "), "and an init that reaps: " + installed);
+        assertTrue(
+                worker.contains("\nENTRYPOINT [\"/usr/bin/tini\", \"--\", \"java\","),
+                "the worker's JVM runs under tini, not as the container's first process");
     }
 
     @Test
