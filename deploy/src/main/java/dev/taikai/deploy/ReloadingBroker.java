@@ -193,7 +193,7 @@ public final class ReloadingBroker {
             return changed + ", and the broker kept the ones in use: "
                     + e.getCause().getMessage() + " (tried again when the files change)";
         } catch (TimeoutException | RuntimeException e) {
-            return changed + ", and the broker could not be asked to use it: " + e
+            return changed + ", and the broker could not be asked to use them: " + e
                     + " (tried again when the files change)";
         }
     }
