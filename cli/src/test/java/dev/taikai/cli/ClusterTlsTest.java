@@ -297,14 +297,7 @@ class ClusterTlsTest {
                                 "the key in tls.key does not match the certificate in tls.crt; the broker keeps the ones in use"));
         assertEquals(before, served(context, port).getSerialNumber(), "the certificate in use");
         assertTrue(kafkaAnswers(cluster.kafkaProperties()), "the broker answers a new client");
-
-        certificates.issue("kafka", ServiceRole.KAFKA);
-        BigInteger now =
-                LocalCa.readCertificate(folder.resolve(TlsFiles.CERTIFICATE)).getSerialNumber();
-        Await.until(
-                Duration.ofSeconds(60),
-                "the broker serves the next good certificate",
-                () -> now.equals(servedOrNull(context, port)));
+        assertTheNextGoodCertificateIsServed(folder, context, port);
     }
 
     /**
@@ -355,6 +348,51 @@ class ClusterTlsTest {
                                 .split("changed; the listeners use them for new connections", -1)
                                 .length
                         > 2);
+    }
+
+    /**
+     * A broker certificate whose subject is not the one in use is refused by Kafka, which keeps serving the
+     * certificate in use. Kafka answers the request to reload before it has reloaded, and says the refusal
+     * only in its own log; the broker's log said that the listeners used the new certificate. It now says
+     * that Kafka did not take it, and the next good certificate is taken.
+     */
+    @Test
+    void aBrokerCertificateKafkaRefusesIsSaidToBeRefused() throws Exception {
+        int port = cluster.member("kafka").grpcPort();
+        Path folder = certificates.folder("kafka");
+        SSLContext context = cluster.sslContext().orElseThrow();
+        BigInteger before = served(context, port).getSerialNumber();
+        Path brokerLog = dir.resolve("cluster").resolve("kafka").resolve("broker.log");
+        int linesBefore = Files.readAllLines(brokerLog).size();
+        // signed by the cluster's CA, but for another name: Kafka refuses a subject that changes
+        LocalCa.load(dir.resolve("cluster").resolve("tls").resolve("ca"))
+                .issue(
+                        new PeerIdentity("kafka-2", ServiceRole.KAFKA),
+                        List.of("127.0.0.1", "localhost"),
+                        Duration.ofDays(1),
+                        folder);
+        Await.until(
+                Duration.ofSeconds(60),
+                "the broker's log says what became of the certificate",
+                () -> logSince(brokerLog, linesBefore).contains("taikai: the certificate files in"));
+        assertTrue(
+                logSince(brokerLog, linesBefore).contains("changed, and Kafka did not take them"),
+                logSince(brokerLog, linesBefore));
+        assertEquals(before, served(context, port).getSerialNumber(), "the certificate in use");
+        assertTheNextGoodCertificateIsServed(folder, context, port);
+        assertTrue(kafkaAnswers(cluster.kafkaProperties()), "the broker answers a new client");
+    }
+
+    /** Issues the broker a good certificate, and waits until its listener on {@code port} serves it. */
+    private static void assertTheNextGoodCertificateIsServed(Path folder, SSLContext context, int port)
+            throws Exception {
+        certificates.issue("kafka", ServiceRole.KAFKA);
+        BigInteger now =
+                LocalCa.readCertificate(folder.resolve(TlsFiles.CERTIFICATE)).getSerialNumber();
+        Await.until(
+                Duration.ofSeconds(60),
+                "the broker serves the next good certificate",
+                () -> now.equals(servedOrNull(context, port)));
     }
 
     /** Writes {@code text} to {@code file} at once, as a mounted Secret changes. */

@@ -2,6 +2,8 @@ package dev.taikai.deploy;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,10 +11,12 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
+import java.security.KeyStore;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.security.Signature;
 import java.security.cert.CertificateFactory;
+import java.security.cert.X509Certificate;
 import java.security.spec.PKCS8EncodedKeySpec;
 import java.util.Arrays;
 import java.util.Base64;
@@ -22,6 +26,11 @@ import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import javax.net.ssl.KeyManagerFactory;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.SSLSocket;
+import javax.net.ssl.TrustManager;
+import javax.net.ssl.X509TrustManager;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
@@ -48,6 +57,9 @@ public final class ReloadingBroker {
             List.of("listener.name.broker.ssl.keystore.location", "listener.name.broker.ssl.truststore.location");
 
     private static final long CHECK_EVERY_MS = 1000;
+    /** How long the broker has to serve a certificate it was asked to reload. */
+    private static final long TAKE_WITHIN_MS = 15_000;
+
     private static final String PKCS8_BEGIN = "-----BEGIN PRIVATE KEY-----";
     private static final String PKCS8_END = "-----END PRIVATE KEY-----";
 
@@ -152,15 +164,7 @@ public final class ReloadingBroker {
             PublicKey publicKey = CertificateFactory.getInstance("X.509")
                     .generateCertificate(in)
                     .getPublicKey();
-            String text = Files.readString(key, StandardCharsets.US_ASCII);
-            int begin = text.indexOf(PKCS8_BEGIN);
-            int end = text.indexOf(PKCS8_END);
-            if (begin < 0 || end < begin) {
-                return false;
-            }
-            byte[] der = Base64.getMimeDecoder().decode(text.substring(begin + PKCS8_BEGIN.length(), end));
-            PrivateKey privateKey =
-                    KeyFactory.getInstance(publicKey.getAlgorithm()).generatePrivate(new PKCS8EncodedKeySpec(der));
+            PrivateKey privateKey = privateKey(key, publicKey.getAlgorithm());
             Signature signature =
                     Signature.getInstance(publicKey.getAlgorithm().equals("EC") ? "SHA256withECDSA" : "SHA256withRSA");
             byte[] probe = "taikai".getBytes(StandardCharsets.US_ASCII);
@@ -172,6 +176,91 @@ public final class ReloadingBroker {
             return signature.verify(signed);
         } catch (IOException | GeneralSecurityException | IllegalArgumentException e) {
             return false;
+        }
+    }
+
+    /** The PKCS#8 key in {@code key}, of {@code algorithm} (EC, RSA). */
+    private static PrivateKey privateKey(Path key, String algorithm) throws IOException, GeneralSecurityException {
+        String text = Files.readString(key, StandardCharsets.US_ASCII);
+        int begin = text.indexOf(PKCS8_BEGIN);
+        int end = text.indexOf(PKCS8_END);
+        if (begin < 0 || end < begin) {
+            throw new GeneralSecurityException(key + " holds no PKCS#8 key");
+        }
+        byte[] der = Base64.getMimeDecoder().decode(text.substring(begin + PKCS8_BEGIN.length(), end));
+        return KeyFactory.getInstance(algorithm).generatePrivate(new PKCS8EncodedKeySpec(der));
+    }
+
+    /**
+     * Whether the broker's listener serves the folder's certificate within {@link #TAKE_WITHIN_MS}: Kafka
+     * answers the request to reload before the broker has reloaded, and a store it then refuses (a subject
+     * that changed, a certificate the old CA would not vouch for) is written only to its own log.
+     */
+    private boolean served() throws InterruptedException {
+        X509Certificate wanted;
+        try (InputStream in = Files.newInputStream(certificates.resolve("tls.crt"))) {
+            wanted = (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
+        } catch (IOException | GeneralSecurityException e) {
+            return false;
+        }
+        long deadline = System.nanoTime() + TAKE_WITHIN_MS * 1_000_000;
+        while (!wanted.equals(servedNow(wanted))) {
+            if (System.nanoTime() - deadline > 0) {
+                return false;
+            }
+            Thread.sleep(200);
+        }
+        return true;
+    }
+
+    /**
+     * The certificate the broker's listener serves, read in a TLS handshake as the broker's own client
+     * (with the key of {@code certificate}); null when none could be read. The handshake trusts what it is
+     * shown, for it only reads which certificate that is: the listener still proves it holds that
+     * certificate's key, and nothing is sent over the connection.
+     */
+    private X509Certificate servedNow(X509Certificate certificate) {
+        try {
+            KeyStore identity = KeyStore.getInstance("PKCS12");
+            identity.load(null, null);
+            identity.setKeyEntry(
+                    "broker",
+                    privateKey(
+                            certificates.resolve("tls.key"),
+                            certificate.getPublicKey().getAlgorithm()),
+                    new char[0],
+                    new X509Certificate[] {certificate});
+            KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            keys.init(identity, new char[0]);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(keys.getKeyManagers(), new TrustManager[] {new ReadOnly()}, null);
+            int colon = bootstrapServer.lastIndexOf(':');
+            String host = bootstrapServer.substring(0, colon);
+            int port = Integer.parseInt(bootstrapServer.substring(colon + 1));
+            try (Socket plain = new Socket()) {
+                plain.connect(new InetSocketAddress(host, port), 5000);
+                plain.setSoTimeout(5000);
+                try (SSLSocket socket = (SSLSocket) context.getSocketFactory().createSocket(plain, host, port, false)) {
+                    socket.startHandshake();
+                    return (X509Certificate) socket.getSession().getPeerCertificates()[0];
+                }
+            }
+        } catch (IOException | GeneralSecurityException | RuntimeException e) {
+            return null;
+        }
+    }
+
+    /** Takes any server certificate: for {@link #servedNow}, which only reads it. */
+    private static final class ReadOnly implements X509TrustManager {
+        @Override
+        public void checkClientTrusted(X509Certificate[] chain, String authType) {}
+
+        @Override
+        public void checkServerTrusted(X509Certificate[] chain, String authType) {}
+
+        @Override
+        public X509Certificate[] getAcceptedIssuers() {
+            return new X509Certificate[0];
         }
     }
 
@@ -188,6 +277,11 @@ public final class ReloadingBroker {
             admin.incrementalAlterConfigs(Map.of(new ConfigResource(ConfigResource.Type.BROKER, nodeId), settings))
                     .all()
                     .get(30, TimeUnit.SECONDS);
+            if (!served()) {
+                return changed + ", and Kafka did not take them (its log says why: a certificate whose subject"
+                        + " changed, or one that clients trusting the CA in use would refuse); the broker keeps the"
+                        + " ones in use (tried again when the files change)";
+            }
             return changed + "; the listeners use them for new connections";
         } catch (ExecutionException e) {
             return changed + ", and the broker kept the ones in use: "

@@ -666,7 +666,11 @@ class KubernetesManifestsTest {
         Files.writeString(store, "key 1\ncertificate 1\n"); // as the broker's container writes it at start
         String script = reload.getCommand().get(2);
         for (String[] setting : new String[][] {
-            {"tls", tls.toString()}, {"store", store.toString()}, {"configs", configs.toString()}, {"every", "0.1"}
+            {"tls", tls.toString()},
+            {"store", store.toString()},
+            {"configs", configs.toString()},
+            {"every", "0.1"},
+            {"within", "1"}
         }) {
             assertEquals(1, assignments(script, setting[0]).size(), setting[0]);
             script = script.replaceFirst("(?m)^" + setting[0] + "=.*$", setting[0] + "=" + setting[1]);
@@ -676,6 +680,15 @@ class KubernetesManifestsTest {
         Path ticks = work.resolve("ticks");
         Files.writeString(bin.resolve("sleep"), "#!/bin/sh\necho >> " + ticks + "\nexec /bin/sleep \"$@\"\n");
         bin.resolve("sleep").toFile().setExecutable(true);
+        // keytool as it reads serial numbers: of a file (its first line here), and of what the broker serves
+        // (the folder's certificate, unless the broker refuses it)
+        Path refuse = work.resolve("refuse");
+        Files.writeString(
+                bin.resolve("keytool"),
+                "#!/bin/sh\ncase \"$*\" in\n*-sslserver*) if [ -e " + refuse
+                        + " ]; then echo 'Serial number: the one in use'; else echo \"Serial number: $(head -n 1 "
+                        + tls.resolve("tls.crt") + ")\"; fi ;;\n*) echo \"Serial number: $(head -n 1 $3)\" ;;\nesac\n");
+        bin.resolve("keytool").toFile().setExecutable(true);
         ProcessBuilder builder = new ProcessBuilder("sh", "-c", script)
                 .redirectErrorStream(true)
                 .redirectOutput(work.resolve("out").toFile());
@@ -726,6 +739,15 @@ class KubernetesManifestsTest {
             awaitRounds(ticks, 3);
             assertEquals(4, lines(calls).size(), "asked once for the new CA");
             assertEquals("key 4\ncertificate 4\n", Files.readString(store));
+
+            // Kafka answers the request, then refuses the store (a subject that changed): not said to be taken
+            Files.writeString(refuse, "");
+            renew(tls, "5");
+            awaitLines(calls, 5, "the broker asked for the next certificate");
+            awaitLines(work.resolve("out"), 5, "said so");
+            assertTrue(
+                    lines(work.resolve("out")).get(4).contains("and Kafka did not take them"),
+                    lines(work.resolve("out")).get(4));
             assertTrue(
                     Files.readString(stores.resolve("reload.properties")).contains("ssl.keystore.location=" + store));
         } finally {
