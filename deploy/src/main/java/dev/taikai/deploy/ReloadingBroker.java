@@ -198,13 +198,15 @@ public final class ReloadingBroker {
      */
     private boolean served() throws InterruptedException {
         X509Certificate wanted;
+        SSLContext asTheBroker;
         try (InputStream in = Files.newInputStream(certificates.resolve("tls.crt"))) {
             wanted = (X509Certificate) CertificateFactory.getInstance("X.509").generateCertificate(in);
+            asTheBroker = clientContext(wanted);
         } catch (IOException | GeneralSecurityException e) {
             return false;
         }
         long deadline = System.nanoTime() + TAKE_WITHIN_MS * 1_000_000;
-        while (!wanted.equals(servedNow(wanted))) {
+        while (!wanted.equals(servedNow(asTheBroker))) {
             if (System.nanoTime() - deadline > 0) {
                 return false;
             }
@@ -214,26 +216,33 @@ public final class ReloadingBroker {
     }
 
     /**
-     * The certificate the broker's listener serves, read in a TLS handshake as the broker's own client
-     * (with the key of {@code certificate}); null when none could be read. The handshake trusts what it is
-     * shown, for it only reads which certificate that is: the listener still proves it holds that
+     * A TLS client as the broker: {@code certificate} with the folder's key. It trusts what it is shown, for
+     * it only reads which certificate that is ({@link #servedNow}): the listener still proves it holds that
      * certificate's key, and nothing is sent over the connection.
      */
-    private X509Certificate servedNow(X509Certificate certificate) {
+    private SSLContext clientContext(X509Certificate certificate) throws IOException, GeneralSecurityException {
+        KeyStore identity = KeyStore.getInstance("PKCS12");
+        identity.load(null, null);
+        identity.setKeyEntry(
+                "broker",
+                privateKey(
+                        certificates.resolve("tls.key"),
+                        certificate.getPublicKey().getAlgorithm()),
+                new char[0],
+                new X509Certificate[] {certificate});
+        KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+        keys.init(identity, new char[0]);
+        SSLContext context = SSLContext.getInstance("TLS");
+        context.init(keys.getKeyManagers(), new TrustManager[] {new ReadOnly()}, null);
+        return context;
+    }
+
+    /**
+     * The certificate the broker's listener serves, read in a TLS handshake with {@code context}; null when
+     * none could be read.
+     */
+    private X509Certificate servedNow(SSLContext context) {
         try {
-            KeyStore identity = KeyStore.getInstance("PKCS12");
-            identity.load(null, null);
-            identity.setKeyEntry(
-                    "broker",
-                    privateKey(
-                            certificates.resolve("tls.key"),
-                            certificate.getPublicKey().getAlgorithm()),
-                    new char[0],
-                    new X509Certificate[] {certificate});
-            KeyManagerFactory keys = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-            keys.init(identity, new char[0]);
-            SSLContext context = SSLContext.getInstance("TLS");
-            context.init(keys.getKeyManagers(), new TrustManager[] {new ReadOnly()}, null);
             int colon = bootstrapServer.lastIndexOf(':');
             String host = bootstrapServer.substring(0, colon);
             int port = Integer.parseInt(bootstrapServer.substring(colon + 1));
@@ -245,7 +254,7 @@ public final class ReloadingBroker {
                     return (X509Certificate) socket.getSession().getPeerCertificates()[0];
                 }
             }
-        } catch (IOException | GeneralSecurityException | RuntimeException e) {
+        } catch (IOException | RuntimeException e) {
             return null;
         }
     }
