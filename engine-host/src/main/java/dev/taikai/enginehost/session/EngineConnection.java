@@ -317,13 +317,18 @@ public final class EngineConnection {
      */
     public QuitResult quit(String quitCommand, long quitMillis) {
         long sent = System.nanoTime();
+        boolean exited = quitAndWait(quitCommand, quitMillis);
+        long nanos = System.nanoTime() - sent;
+        return new QuitResult(exited, nanos, exited ? process.liveProcesses() : List.of());
+    }
+
+    /** {@code quitCommand} (unless the engine failed or exited) and up to {@code quitMillis} to exit; whether it did. */
+    private boolean quitAndWait(String quitCommand, long quitMillis) {
         if (failure == null && process.process().isAlive()) {
             send(quitCommand);
             process.awaitExit(quitMillis);
         }
-        boolean exited = !process.process().isAlive();
-        long nanos = System.nanoTime() - sent;
-        return new QuitResult(exited, nanos, exited ? process.liveProcesses() : List.of());
+        return !process.process().isAlive();
     }
 
     /**
@@ -337,9 +342,8 @@ public final class EngineConnection {
             }
             closed = true;
         }
-        if (process.process().isAlive()) {
-            quit(quitCommand, quitMillis);
-        }
+        // what is left is found once, by killTree: quit's own look for it would be a second read of /proc
+        quitAndWait(quitCommand, quitMillis);
         process.killTree();
         process.deleteScratch();
         PipeWatcher.unregister(housekeeping);

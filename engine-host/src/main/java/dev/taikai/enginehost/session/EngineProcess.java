@@ -51,10 +51,18 @@ final class EngineProcess {
 
     /** The pipes of the engine's output and errors (/proc's {@code pipe:[N]}), read at its start. */
     private final Set<String> outputPipes;
+    /** When the engine started ({@link ProcessTable#startTicks}): a helper of its started no earlier. */
+    private final long startTicks;
 
     private EngineProcess(
-            Process process, boolean limitsApplied, Path workingDirectory, Path scratch, Set<String> outputPipes) {
+            Process process,
+            boolean limitsApplied,
+            Path workingDirectory,
+            Path scratch,
+            Set<String> outputPipes,
+            long startTicks) {
         this.outputPipes = outputPipes;
+        this.startTicks = startTicks;
         this.process = process;
         this.limitsApplied = limitsApplied;
         this.workingDirectory = workingDirectory;
@@ -105,7 +113,12 @@ final class EngineProcess {
             Process started = builder.start();
             // read now, while the engine runs: a helper that escapes its group is found by these later
             EngineProcess engine = new EngineProcess(
-                    started, limited, workingDirectory, scratch, ProcessTable.outputPipes(started.pid()));
+                    started,
+                    limited,
+                    workingDirectory,
+                    scratch,
+                    ProcessTable.outputPipes(started.pid()),
+                    Math.max(0, ProcessTable.startTicks(started.pid())));
             LIVE.add(engine);
             return engine;
         } catch (IOException | RuntimeException e) {
@@ -258,10 +271,10 @@ final class EngineProcess {
     List<Long> liveProcesses() {
         long pid = process.pid();
         if (process.isAlive()) {
-            return ProcessTable.liveProcessesOf(pid, limitsApplied ? pid : -1, outputPipes);
+            return ProcessTable.liveProcessesOf(pid, limitsApplied ? pid : -1, outputPipes, startTicks);
         }
         boolean pidTaken = ProcessHandle.of(pid).isPresent();
-        return ProcessTable.liveProcessesOf(-1, limitsApplied && !pidTaken ? pid : -1, outputPipes);
+        return ProcessTable.liveProcessesOf(-1, limitsApplied && !pidTaken ? pid : -1, outputPipes, startTicks);
     }
 
     private static void sleepMillis(long millis) {
