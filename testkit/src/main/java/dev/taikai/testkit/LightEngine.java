@@ -63,7 +63,11 @@ public final class LightEngine {
         }
     }
 
-    /** {@code light-engine <switches>}: {@code --think-ms MIN[-MAX]}, {@code --seed N}, {@code --name NAME}. */
+    /**
+     * {@code light-engine <switches>}: {@code --think-ms MIN[-MAX]}, {@code --seed N}, {@code --name NAME},
+     * {@code --start-cpu-ms N} (CPU time spent before its first command), {@code --no-usiok} (a handshake
+     * that never ends).
+     */
     public static List<String> command(String... switches) {
         List<String> command = new ArrayList<>();
         command.add(program().toString());

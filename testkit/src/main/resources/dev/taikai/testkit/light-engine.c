@@ -3,13 +3,15 @@
  * only (its UCI_Variant lists nothing else), a legal move chosen from the position it is given, after
  * sleeping a configured time, and it answers isready, stop and quit at once, also during that sleep.
  *
- *   light-engine [--think-ms MIN[-MAX]] [--seed N] [--name NAME]
+ *   light-engine [--think-ms MIN[-MAX]] [--seed N] [--name NAME] [--start-cpu-ms N] [--no-usiok]
  *   light-engine --perft DEPTH [SFEN]      counts legal move sequences (its own move generator's check)
  *
  * --think-ms: how long each go sleeps, drawn uniformly from MIN..MAX per move (default 0); never longer
  * than half of a movetime or of a byoyomi, nor a twentieth of its own main time plus half its byoyomi, so
  * that it plays by its clock. The move is drawn from the legal moves by a hash of the seed and the
- * position, so the same position gets the same move in every run.
+ * position, so the same position gets the same move in every run. --start-cpu-ms: computes that long
+ * (CPU time) before it reads its first command, as an engine that loads and sets up tables does
+ * (Fairy-Stockfish 11.1 takes about 440 ms). --no-usiok: its handshake never ends, as a stuck engine's.
  *
  * The board is an array of 25 squares, index = rank * 5 + column: rank 0..4 is a..e, column 0..4 is
  * file 5..1 (as SFEN writes a rank). Pieces are signed: positive sente, negative gote.
@@ -331,6 +333,7 @@ int main(int argc, char **argv) {
     long think_min = 0, think_max = 0;
     uint64_t seed = 1;
     const char *name = "light";
+    int no_usiok = 0;
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--think-ms") == 0 && i + 1 < argc) {
             char *dash;
@@ -342,6 +345,17 @@ int main(int argc, char **argv) {
             }
         } else if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc) {
             seed = strtoull(argv[++i], NULL, 10);
+        } else if (strcmp(argv[i], "--start-cpu-ms") == 0 && i + 1 < argc) {
+            long millis = atol(argv[++i]);
+            struct timespec t;
+            volatile uint64_t spin = 0;
+            for (;;) {
+                clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+                if (t.tv_sec * 1000LL + t.tv_nsec / 1000000 >= millis) break;
+                for (int k = 0; k < 100000; k++) spin += (uint64_t)k;
+            }
+        } else if (strcmp(argv[i], "--no-usiok") == 0) {
+            no_usiok = 1;
         } else if (strcmp(argv[i], "--name") == 0 && i + 1 < argc) {
             name = argv[++i];
         } else if (strcmp(argv[i], "--perft") == 0 && i + 1 < argc) {
@@ -356,7 +370,7 @@ int main(int argc, char **argv) {
             printf("nodes %lld\n", perft(&p, depth));
             return 0;
         } else {
-            fprintf(stderr, "usage: light-engine [--think-ms MIN[-MAX]] [--seed N] [--name NAME] | --perft DEPTH [SFEN]\n");
+            fprintf(stderr, "usage: light-engine [--think-ms MIN[-MAX]] [--seed N] [--name NAME] [--start-cpu-ms N] [--no-usiok] | --perft DEPTH [SFEN]\n");
             return 2;
         }
     }
@@ -375,7 +389,8 @@ int main(int argc, char **argv) {
         if (n == 0) continue;
         if (strcmp(words[0], "usi") == 0) {
             printf("id name %s\nid author Taikai testkit\n"
-                   "option name UCI_Variant type combo default minishogi var minishogi\nusiok\n", name);
+                   "option name UCI_Variant type combo default minishogi var minishogi\n%s", name,
+                   no_usiok ? "" : "usiok\n");
         } else if (strcmp(words[0], "isready") == 0) {
             printf("readyok\n");
         } else if (strcmp(words[0], "position") == 0) {

@@ -54,6 +54,15 @@ public final class CpuWait {
             this.atNanos = atNanos;
         }
 
+        /** The longest wait for a CPU of one of the threads, over each thread's life so far, nanoseconds. */
+        public long longestWaitNanos() {
+            long longest = 0;
+            for (ThreadTimes thread : threads.values()) {
+                longest = Math.max(longest, thread.waited());
+            }
+            return longest;
+        }
+
         /**
          * Nanoseconds the engine waited for a CPU since {@code earlier}, over a move of {@code moveNanos}:
          * the largest wait of one thread plus the largest steal of one CPU; 0 when its threads wanted a CPU

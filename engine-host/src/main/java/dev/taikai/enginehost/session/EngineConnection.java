@@ -42,9 +42,9 @@ public final class EngineConnection {
 
     private final PipeWatcher.Session housekeeping = new PipeWatcher.Session() {
         @Override
-        public void drainAvailable() {
-            output.drainAvailable(process.process().isAlive());
-            stderr.drainAvailable();
+        public boolean drainAvailable() {
+            // both read, whatever the first found
+            return output.drainAvailable(process.process().isAlive()) | stderr.drainAvailable();
         }
 
         @Override
@@ -184,6 +184,31 @@ public final class EngineConnection {
             throw new CancellationException("the session with engine '" + spec.id() + "' was closed");
         }
         return line;
+    }
+
+    /**
+     * As {@link #next}, with the deadline moved by the time the engine has waited for a CPU since it
+     * started (its threads' longest wait, {@link CpuWait}), at most {@code maxExcuseNanos} later: for the
+     * waits of a start, where an engine that had no CPU on a busy host did nothing wrong.
+     */
+    public OutputLine nextExcusingCpuWait(long deadlineNanos, long maxExcuseNanos) {
+        if (!setAside.isEmpty()) {
+            return setAside.removeFirst();
+        }
+        deadline.armExcusing(deadlineNanos, this::cpuWaitedNanos, maxExcuseNanos);
+        OutputLine line = output.next(true);
+        if (!deadline.disarm()) {
+            return exitedBeforeDeadline ? OutputLine.END : null;
+        }
+        if (line == OutputLine.END && closed) {
+            throw new CancellationException("the session with engine '" + spec.id() + "' was closed");
+        }
+        return line;
+    }
+
+    /** The longest time one of the engine's threads has waited for a CPU since it started, nanoseconds. */
+    public long cpuWaitedNanos() {
+        return CpuWait.of(process.pid()).longestWaitNanos();
     }
 
     /**

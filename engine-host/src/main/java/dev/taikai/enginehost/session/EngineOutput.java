@@ -123,18 +123,20 @@ final class EngineOutput {
      * Reads what the engine has written while nobody waits on it; once a dead engine's output is read,
      * marks the output ended. Called by {@link PipeWatcher}; never blocks.
      */
-    void drainAvailable(boolean processAlive) {
+    boolean drainAvailable(boolean processAlive) {
         if (ended || !reading.tryLock()) {
-            return;
+            return false;
         }
+        boolean read = false;
         try {
             int budget = DRAIN_BYTES_PER_ROUND;
             int available;
             while (budget > 0 && (available = splitter.available()) > 0) {
                 budget -= available;
+                read = true;
                 if (!splitter.readOnce()) {
                     ended = true;
-                    return;
+                    return true;
                 }
             }
             if (!processAlive && splitter.available() == 0) {
@@ -142,8 +144,10 @@ final class EngineOutput {
                 // the stream keeps this from blocking while a process that escaped the engine holds the pipe.
                 ended = true;
             }
+            return read;
         } catch (IOException e) {
             ended = true;
+            return true;
         } finally {
             reading.unlock();
         }

@@ -31,17 +31,20 @@ final class StderrTail {
     }
 
     /** Reads what the engine has written so far, without blocking. */
-    synchronized void drainAvailable() {
+    synchronized boolean drainAvailable() {
+        boolean read = false;
         try {
             int budget = BYTES_PER_ROUND;
             int available;
             while (!ended && budget > 0 && (available = splitter.available()) > 0) {
                 budget -= available;
+                read = true;
                 ended = !splitter.readOnce();
             }
         } catch (IOException e) {
             ended = true; // closed with the session
         }
+        return read;
     }
 
     private void add(String line) {

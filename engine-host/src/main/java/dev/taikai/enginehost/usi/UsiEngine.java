@@ -146,12 +146,20 @@ public final class UsiEngine extends PipeEngine {
         List<EngineOption> options = new ArrayList<>();
         long deadline = startedNanos + timeouts.handshakeMillis() * MILLI;
         while (true) {
-            OutputLine line = next(deadline);
+            // the time it waited for a CPU is not held against it, up to the handshake's time again
+            OutputLine line = connection.nextExcusingCpuWait(deadline, timeouts.handshakeMillis() * MILLI);
             if (line == null) {
+                long waited = connection.cpuWaitedNanos() / MILLI;
+                // the hint fits an engine that said nothing a USI engine says: an XBoard engine waits for "xboard"
+                boolean spokeUsi = !name.isEmpty() || !author.isEmpty() || !options.isEmpty();
                 return Optional.of(fail(
                         EngineFailure.Kind.STALL,
-                        "no usiok within " + timeouts.handshakeMillis() + " ms of starting (an XBoard engine never"
-                                + " says it: give one proto=xboard, or protocol: xboard in its catalog entry)"));
+                        "no usiok within " + timeouts.handshakeMillis() + " ms of starting"
+                                + (spokeUsi
+                                        ? ""
+                                        : " (an XBoard engine never says it: give one proto=xboard, or protocol:"
+                                                + " xboard in its catalog entry)")
+                                + (waited > 0 ? "; the " + waited + " ms it waited for a CPU not counted" : "")));
             }
             if (line == OutputLine.END) {
                 return Optional.of(disconnected("before usiok"));

@@ -295,11 +295,21 @@ class FakeEngineSessionTest {
         Sessions.closeAndAssertGone(engine);
     }
 
+    /**
+     * An engine that spoke USI (its id and options) and then said no usiok is a USI engine: the hint that
+     * it may be an XBoard one does not apply, and a stall under load was given it (c100 of Fairy-Stockfish).
+     */
+    @Test
+    void aUsiEngineThatNeverSaysUsiokIsNotTakenForAnXBoardOne() {
+        EngineFailure noUsiok = Sessions.startFailure(Sessions.fake("--no-usiok"), Sessions.withHandshake(800));
+        assertFalse(noUsiok.detail().contains("XBoard"), noUsiok.detail());
+    }
+
     @Test
     void handshakeDeadlines() {
         EngineFailure noUsiok = Sessions.startFailure(Sessions.fake("--no-usiok"), Sessions.withHandshake(800));
         assertEquals(EngineFailure.Kind.STALL, noUsiok.kind());
-        assertTrue(noUsiok.detail().startsWith("no usiok within 800 ms of starting ("), noUsiok.detail());
+        assertTrue(noUsiok.detail().startsWith("no usiok within 800 ms of starting"), noUsiok.detail());
 
         EngineFailure noReadyok = Sessions.startFailure(Sessions.fake("--no-readyok"), Sessions.withHandshake(3000));
         assertEquals(EngineFailure.Kind.STALL, noReadyok.kind());

@@ -38,8 +38,12 @@ import java.util.concurrent.TimeUnit;
 public final class RemoteSession implements EngineSession {
     /** Time past an engine's own deadline (which the worker enforces) before the worker counts as lost. */
     static final long WORKER_GRACE_MILLIS = 5_000;
-    /** Time for the worker to start an engine and answer usiok (its own deadline is 10 s). */
-    static final long START_MILLIS = 20_000;
+    /**
+     * Time for the worker to start an engine and have it ready: its turn at the worker's start gate (at most
+     * 20 s), then up to two tries (a second on a busy host) of a handshake (10 s, plus up to 10 s the engine
+     * waited for a CPU) and a readyok (10 s): 80 s at the most, by the worker's own deadlines.
+     */
+    static final long START_MILLIS = 90_000;
     /** The worker's own deadline for readyok and for untimed searches, as its defaults set them. */
     static final long READY_MILLIS = 10_000;
 
