@@ -146,6 +146,44 @@ class RemoteGamesTest {
     }
 
     /**
+     * A game whose engines have no idle session gathers new ones without waiting for another game still
+     * readying its own: gathered one game at a time, a referee started 3.5 games a second on a busy
+     * machine, and 1,000 games at once were never in play.
+     */
+    @Test
+    void gamesOfNewSessionsGatherThemAtOnce() throws Exception {
+        Pairing.Engine fake = new Pairing.Engine("fake", Map.of());
+        java.util.concurrent.CountDownLatch firstMayEnd = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch firstHasBoth = new java.util.concurrent.CountDownLatch(1);
+        CompletableFuture<Void> first = CompletableFuture.runAsync(() ->
+                sessions.borrowBoth("g1", fake, fake, Variant.MINISHOGI, false, both -> {
+                    firstHasBoth.countDown();
+                    try {
+                        firstMayEnd.await(WITHIN.toSeconds(), TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    both.sente().session().close();
+                    both.gote().session().close();
+                    return null;
+                }));
+        try {
+            assertTrue(firstHasBoth.await(WITHIN.toSeconds(), TimeUnit.SECONDS), "the first game has its sessions");
+            CompletableFuture<String> second = CompletableFuture.supplyAsync(
+                    () -> sessions.borrowBoth("g2", fake, fake, Variant.MINISHOGI, false, both -> {
+                        both.sente().session().close();
+                        both.gote().session().close();
+                        return "gathered";
+                    }));
+            assertEquals("gathered", second.get(WITHIN.toSeconds(), TimeUnit.SECONDS), "while the first still readies");
+        } finally {
+            firstMayEnd.countDown();
+            first.get(WITHIN.toSeconds(), TimeUnit.SECONDS);
+        }
+        awaitNoEngine();
+    }
+
+    /**
      * Workers with one slot in all can never host a game: the waiting game says so in a warning, and gives
      * up (unrecorded, to be played again) only when the referee shuts down.
      */
