@@ -14,6 +14,7 @@ import dev.taikai.enginehost.catalog.BuiltinCatalog;
 import dev.taikai.enginehost.catalog.Catalog;
 import dev.taikai.enginehost.catalog.EngineSpec;
 import dev.taikai.enginehost.config.ConfigException;
+import dev.taikai.enginehost.host.HostLimits;
 import dev.taikai.proto.common.v1.GameRecord;
 import dev.taikai.proto.scheduler.v1.GetGameRecordsResponse;
 import dev.taikai.proto.tournament.v1.Status;
@@ -207,6 +208,9 @@ final class ClusterCommand implements java.util.concurrent.Callable<Integer> {
                         + "'");
             }
             PrintWriter out = spec.commandLine().getOut();
+            for (String tooLow : HostLimits.ofThisProcess().shortfalls(slots, workers * slots, referees * games)) {
+                spec.commandLine().getErr().println("warning: " + tooLow);
+            }
             LocalCluster cluster;
             try {
                 cluster = LocalCluster.start(

@@ -2,6 +2,7 @@ package dev.taikai.cli.run;
 
 import dev.taikai.enginehost.config.ConfigException;
 import dev.taikai.enginehost.engines.Engines;
+import dev.taikai.enginehost.host.HostLimits;
 import dev.taikai.enginehost.session.EngineFailure;
 import dev.taikai.enginehost.session.GameLog;
 import dev.taikai.enginehost.session.LocalEngine;
@@ -194,6 +195,10 @@ public final class LocalRunner {
             }
             CrowdedCores.warning(spec, Runtime.getRuntime().availableProcessors())
                     .ifPresent(w -> say("warning: " + w));
+            // two engines a game slot, a thread each slot
+            HostLimits.ofThisProcess()
+                    .shortfalls(2 * spec.concurrency(), spec.concurrency())
+                    .forEach(w -> say("warning: " + w));
             Thread hook = new Thread(() -> interrupt(run), "taikai-interrupt");
             Runtime.getRuntime().addShutdownHook(hook);
             long started = System.nanoTime();

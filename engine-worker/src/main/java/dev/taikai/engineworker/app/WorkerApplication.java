@@ -4,6 +4,7 @@ import dev.taikai.enginehost.catalog.BuiltinCatalog;
 import dev.taikai.enginehost.catalog.Catalog;
 import dev.taikai.enginehost.config.ConfigException;
 import dev.taikai.enginehost.host.EngineHost;
+import dev.taikai.enginehost.host.HostLimits;
 import dev.taikai.enginehost.session.EngineNetwork;
 import dev.taikai.enginehost.session.Timeouts;
 import grpc.health.v1.HealthOuterClass.HealthCheckResponse.ServingStatus;
@@ -70,6 +71,9 @@ public class WorkerApplication {
                 workerId,
                 engineSlots,
                 catalog.engines().stream().map(e -> e.id()).toList());
+        HostLimits.ofThisProcess()
+                .warning(engineSlots, 0)
+                .ifPresent(too -> LOG.warnf("worker %s: limits too low for its engine slots: %s", workerId, too));
         EngineNetwork.Isolation network = EngineNetwork.isolation();
         if (network.isolated()) {
             LOG.infof("worker %s: %s", workerId, network.description());
