@@ -48,8 +48,12 @@ public record HostLimits(long openFiles, long processes, long pidMax) {
         }
         long pidMax = -1;
         try {
-            pidMax = Long.parseLong(
-                    Files.readString(Path.of("/proc/sys/kernel/pid_max")).strip());
+            // one read for the whole file: Files.readString read "3" of "32768" (its first read asks for one byte,
+            // and this file answers a read past its start with nothing)
+            try (var in = new java.io.FileInputStream("/proc/sys/kernel/pid_max")) {
+                pidMax = Long.parseLong(
+                        new String(in.readNBytes(64), java.nio.charset.StandardCharsets.US_ASCII).strip());
+            }
         } catch (IOException | RuntimeException e) {
             // unknown
         }

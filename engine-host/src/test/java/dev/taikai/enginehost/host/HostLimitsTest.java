@@ -63,6 +63,14 @@ class HostLimitsTest {
         assertEquals(List.of(), new HostLimits(-1, -1, -1).shortfalls(500, 2000, 1000), "unknown limits say nothing");
     }
 
+    /** kernel.pid_max was read as 3 of 32768 (a read of one byte first), and every cluster up warned of it. */
+    @Test
+    void theKernelsPidLimitIsReadWhole() throws Exception {
+        long pidMax = Long.parseLong(
+                Files.readAllLines(Path.of("/proc/sys/kernel/pid_max")).get(0).strip());
+        assertEquals(pidMax, HostLimits.ofThisProcess().pidMax());
+    }
+
     private static long openFiles() throws Exception {
         try (var fds = Files.list(Path.of("/proc/self/fd"))) {
             return fds.count();
