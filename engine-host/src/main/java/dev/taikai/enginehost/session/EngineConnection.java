@@ -175,11 +175,22 @@ public final class EngineConnection {
             line = output.next(false);
         } else {
             deadline.arm(deadlineNanos);
-            line = output.next(true);
-            if (!deadline.disarm()) {
-                return exitedBeforeDeadline ? OutputLine.END : null; // an engine that had exited did not stall
-            }
+            return awaitArmed();
         }
+        return checkedOpen(line);
+    }
+
+    /** The next answer, read while {@link #deadline} is armed: null when it fired (the engine was killed). */
+    private OutputLine awaitArmed() {
+        OutputLine line = output.next(true);
+        if (!deadline.disarm()) {
+            return exitedBeforeDeadline ? OutputLine.END : null; // an engine that had exited did not stall
+        }
+        return checkedOpen(line);
+    }
+
+    /** {@code line}, unless it is the end of an output that {@link #close} ended. */
+    private OutputLine checkedOpen(OutputLine line) {
         if (line == OutputLine.END && closed) {
             throw new CancellationException("the session with engine '" + spec.id() + "' was closed");
         }
@@ -196,14 +207,7 @@ public final class EngineConnection {
             return setAside.removeFirst();
         }
         deadline.armExcusing(deadlineNanos, this::cpuWaitedNanos, maxExcuseNanos);
-        OutputLine line = output.next(true);
-        if (!deadline.disarm()) {
-            return exitedBeforeDeadline ? OutputLine.END : null;
-        }
-        if (line == OutputLine.END && closed) {
-            throw new CancellationException("the session with engine '" + spec.id() + "' was closed");
-        }
-        return line;
+        return awaitArmed();
     }
 
     /** The longest time one of the engine's threads has waited for a CPU since it started, nanoseconds. */

@@ -97,16 +97,10 @@ public final class SessionPool implements AutoCloseable {
         try {
             Waiting waiting = new Waiting(gameId);
             while (true) {
-                RemoteSession.Opened first = borrow(sente, variant, logPipes, waiting, true);
-                if (first.failure() != null) {
-                    return then.then(new Both(first, null));
+                Both both = tryBoth(sente, gote, variant, logPipes, waiting, true);
+                if (both != null) {
+                    return then.then(both);
                 }
-                RemoteSession.Opened second = borrow(gote, variant, logPipes, waiting, false);
-                if (second != null) {
-                    return then.then(new Both(first, second));
-                }
-                // a new session was never parked on its worker, so it could not give its slot up: close it
-                giveBack(first.session(), sente, variant, first.session().playedBefore());
                 waiting.pause();
             }
         } finally {
@@ -122,8 +116,6 @@ public final class SessionPool implements AutoCloseable {
      * were never in play. Null, with nothing held, when the workers have no slot free now: the game then
      * gathers behind the lock, which cannot starve.
      */
-    private record Gathered<R>(R result) {}
-
     private <R> Gathered<R> gatherNew(
             String gameId,
             Pairing.Engine sente,
@@ -131,31 +123,44 @@ public final class SessionPool implements AutoCloseable {
             Variant variant,
             boolean logPipes,
             WithBoth<R> then) {
-        Waiting waiting = new Waiting(gameId);
-        RemoteSession.Opened first = borrow(sente, variant, logPipes, waiting, false, false);
+        Both both = tryBoth(sente, gote, variant, logPipes, new Waiting(gameId), false);
+        return both == null ? null : new Gathered<>(then.then(both));
+    }
+
+    /** What {@link #gatherNew} played, or nothing gathered (null). */
+    private record Gathered<R>(R result) {}
+
+    /**
+     * One attempt at both sessions of a game: sente's (waiting for a slot, and taking an idle session, if
+     * {@code behindLock}) then gote's. Null when gote's finds no slot, after sente's is given back (a new
+     * session was never parked on its worker, so it could not give its slot up) or when sente's finds none
+     * outside the lock; gote is null in what is returned when sente's engine failed to start.
+     */
+    private Both tryBoth(
+            Pairing.Engine sente,
+            Pairing.Engine gote,
+            Variant variant,
+            boolean logPipes,
+            Waiting waiting,
+            boolean behindLock) {
+        RemoteSession.Opened first = borrow(sente, variant, logPipes, waiting, behindLock, behindLock);
         if (first == null) {
             return null;
         }
         if (first.failure() != null) {
-            return new Gathered<>(then.then(new Both(first, null)));
+            return new Both(first, null);
         }
-        RemoteSession.Opened second = borrow(gote, variant, logPipes, waiting, false, false);
+        RemoteSession.Opened second = borrow(gote, variant, logPipes, waiting, false, behindLock);
         if (second == null) {
             giveBack(first.session(), sente, variant, first.session().playedBefore());
             return null;
         }
-        return new Gathered<>(then.then(new Both(first, second)));
+        return new Both(first, second);
     }
 
     private synchronized boolean hasIdle(Pairing.Engine engine, Variant variant, boolean logPipes) {
         Deque<Idle> parked = idle.get(key(engine, variant, logPipes));
         return parked != null && !parked.isEmpty();
-    }
-
-    /** As {@link #borrow(Pairing.Engine, Variant, boolean, Waiting, boolean, boolean)}, taking an idle one first. */
-    private RemoteSession.Opened borrow(
-            Pairing.Engine engine, Variant variant, boolean logPipes, Waiting waiting, boolean waitWhenFull) {
-        return borrow(engine, variant, logPipes, waiting, waitWhenFull, true);
     }
 
     /**
